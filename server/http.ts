@@ -1,0 +1,36 @@
+/**
+ * Small response helpers shared by the save and media endpoints. Errors are
+ * plain text with a short reason; results are JSON.
+ *
+ * @module
+ */
+
+/**
+ * A plain-text response (`text/plain; charset=utf-8`) with a short reason.
+ *
+ * @example
+ * ```ts
+ * import { text } from "@inplace/cms";
+ * const res = text(405, "Method not allowed", { Allow: "POST" });
+ * ```
+ */
+export function text(
+  status: number,
+  reason: string,
+  headers?: HeadersInit,
+): Response {
+  const h = new Headers(headers);
+  h.set("Content-Type", "text/plain; charset=utf-8");
+  return new Response(reason, { status, headers: h });
+}
+
+/** A JSON response (`application/json`). */
+export function json(
+  status: number,
+  body: unknown,
+  headers?: HeadersInit,
+): Response {
+  const h = new Headers(headers);
+  h.set("Content-Type", "application/json");
+  return new Response(JSON.stringify(body), { status, headers: h });
+}
