@@ -1,0 +1,76 @@
+/**
+ * The demo's content schema: the allowlist of the save endpoint and the
+ * defaults seeded on first run.
+ *
+ * @module
+ */
+import type {
+  Allowlist,
+  ContentRecord,
+  ContentStore,
+} from "../server/types.ts";
+
+/** Writable fields: the save endpoint rejects everything else with 400. */
+export const ALLOWLIST: Allowlist = {
+  pages: {
+    title: "plain",
+    body: "rich",
+    features: "list",
+    summary: "rich",
+  },
+};
+
+/** The home page record as the demo renders it. */
+export interface HomePage {
+  title: string;
+  body: string;
+  features: string[];
+  summary: string;
+}
+
+/** Defaults of `pages:home`, seeded on first run (already in sanitized form). */
+export const HOME_DEFAULTS: HomePage = {
+  title: "Edit this page in place",
+  summary:
+    "<p>A server-rendered page whose text and images its editors change right where they read them.</p>",
+  body: [
+    "<h2>How it works</h2>",
+    "<p>Sign in, open the page with <code>?edit</code>, and click any outlined text. ",
+    "Plain fields stay single-line; this body is rich text with <strong>bold</strong>, ",
+    "<em>italic</em>, links, headings, lists and images.</p>",
+    "<p>Save sends one request per changed field. Images go through the media endpoint ",
+    "and are stored with the type sniffed from their bytes.</p>",
+  ].join(""),
+  features: [
+    "Only changed fields are saved",
+    "Rich text is sanitized on the server",
+    "Images keep their width and height",
+  ],
+};
+
+/** Writes the defaults for every field `pages:home` does not have yet. */
+export async function seedHome(store: ContentStore): Promise<void> {
+  await store.update("pages", "home", (current) => {
+    const record: ContentRecord = { ...current };
+    let changed = false;
+    for (const [field, value] of Object.entries(HOME_DEFAULTS)) {
+      if (!(field in record)) {
+        record[field] = value;
+        changed = true;
+      }
+    }
+    return changed ? record : null;
+  });
+}
+
+/** Reads `pages:home`, falling back to the defaults field by field. */
+export async function loadHome(store: ContentStore): Promise<HomePage> {
+  const r = (await store.get("pages", "home")) ?? {};
+  const str = (v: unknown, d: string) => typeof v === "string" ? v : d;
+  return {
+    title: str(r.title, HOME_DEFAULTS.title),
+    body: str(r.body, HOME_DEFAULTS.body),
+    summary: str(r.summary, HOME_DEFAULTS.summary),
+    features: Array.isArray(r.features) ? r.features : HOME_DEFAULTS.features,
+  };
+}

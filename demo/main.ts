@@ -1,0 +1,203 @@
+/**
+ * The demo host site: `deno task dev` serves a page whose title, body and
+ * feature list an editor changes in place. Plain `Deno.serve` + Preact SSR
+ * with the library's Web-standard handlers, content in Deno KV, media in a
+ * local folder (or S3).
+ *
+ * Environment (CLI only):
+ * - `PORT` (default 8000), bound on 127.0.0.1.
+ * - `CMS_DATA_DIR` (default `.data/`): `content.kv` and `media/`.
+ * - `CMS_EDITOR_PASSWORD`: the editor's password; generated and printed
+ *   when unset.
+ * - `CMS_S3_BUCKET` switches media to S3, with `CMS_S3_ENDPOINT`,
+ *   `CMS_S3_REGION`, `CMS_S3_ACCESS_KEY_ID`, `CMS_S3_SECRET_ACCESS_KEY`,
+ *   `CMS_S3_PUBLIC_URL`, `CMS_S3_PATH_STYLE`.
+ *
+ * @example
+ * ```ts
+ * import { startDemo } from "./demo/main.ts";
+ * const demo = await startDemo({ port: 0, dataDir: await Deno.makeTempDir() });
+ * console.log(demo.url, demo.password);
+ * await demo.close();
+ * ```
+ *
+ * @module
+ */
+import { buildClient } from "../tools/build_client.ts";
+import { LocalMediaStorage, serveLocalMedia } from "../server/media/local.ts";
+import {
+  S3MediaStorage,
+  type S3MediaStorageOptions,
+} from "../server/media/s3.ts";
+import { KvContentStore } from "../server/store/kv.ts";
+import type { MediaStorage } from "../server/types.ts";
+import { createDemoApp } from "./app.tsx";
+import { seedHome } from "./content.ts";
+import { randomToken, Sessions } from "./session.ts";
+
+/** Options of {@linkcode startDemo}. */
+export interface DemoOptions {
+  /** Port on 127.0.0.1; `0` picks a free one. Default 8000. */
+  port?: number;
+  /** Folder for `content.kv` and `media/`. Default `.data`. */
+  dataDir?: string;
+  /** Editor password. Default: a random one (see `DemoServer.password`). */
+  password?: string;
+  /** Editor display name. Default `"Editor"`. */
+  editorName?: string;
+  /** A prebuilt client folder; default: build one into a temp folder. */
+  clientDir?: string;
+  /** S3 settings; when given, media goes to S3 instead of `dataDir`. */
+  s3?: S3MediaStorageOptions;
+}
+
+/** A running demo. */
+export interface DemoServer {
+  /** Base URL, e.g. `http://127.0.0.1:8000`. */
+  url: string;
+  /** The editor password in effect. */
+  password: string;
+  /** Stops the server and closes the KV. */
+  close(): Promise<void>;
+}
+
+/** Starts the demo site. */
+export async function startDemo(
+  options: DemoOptions = {},
+): Promise<DemoServer> {
+  const dataDir = (options.dataDir ?? ".data").replace(/\/+$/, "") || ".";
+  await Deno.mkdir(`${dataDir}/media`, { recursive: true });
+  const password = options.password || randomToken(15);
+
+  const cleanup: (() => Promise<void> | void)[] = [];
+  try {
+    let clientDir = options.clientDir;
+    if (!clientDir) {
+      const dir = await Deno.makeTempDir({ prefix: "cms-client-" });
+      cleanup.push(() => Deno.remove(dir, { recursive: true }));
+      await buildClient(dir);
+      clientDir = dir;
+    }
+
+    const kv = await Deno.openKv(`${dataDir}/content.kv`);
+    cleanup.push(() => kv.close());
+    const store = new KvContentStore(kv);
+    await seedHome(store);
+
+    let media: MediaStorage;
+    let serveMedia: ((req: Request) => Promise<Response>) | null = null;
+    if (options.s3) {
+      media = new S3MediaStorage(options.s3);
+    } else {
+      const local = new LocalMediaStorage({
+        dir: `${dataDir}/media`,
+        publicUrl: "/media",
+      });
+      media = local;
+      serveMedia = serveLocalMedia(local);
+    }
+
+    const handler = await createDemoApp({
+      store,
+      media,
+      serveMedia,
+      mediaPrefix: "/media/",
+      sessions: new Sessions(kv),
+      password,
+      editorName: options.editorName ?? "Editor",
+      clientDir,
+    });
+    const server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: options.port ?? 8000,
+      onListen() {},
+    }, handler);
+    cleanup.push(() => server.shutdown());
+    const { port } = server.addr as Deno.NetAddr;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      password,
+      close: () => runCleanup(cleanup),
+    };
+  } catch (err) {
+    await runCleanup(cleanup);
+    throw err;
+  }
+}
+
+async function runCleanup(steps: (() => Promise<void> | void)[]) {
+  for (const step of steps.splice(0).reverse()) {
+    try {
+      await step();
+    } catch (err) {
+      console.error("demo: cleanup failed", err);
+    }
+  }
+}
+
+/**
+ * S3 settings from `CMS_S3_*` variables, or `undefined` when
+ * `CMS_S3_BUCKET` is unset. Throws naming any missing variable.
+ */
+export function s3FromEnv(
+  env: (name: string) => string | undefined,
+): S3MediaStorageOptions | undefined {
+  const bucket = env("CMS_S3_BUCKET");
+  if (!bucket) return undefined;
+  const region = env("CMS_S3_REGION") || "us-east-1";
+  const endpoint = (env("CMS_S3_ENDPOINT") ||
+    `https://s3.${region}.amazonaws.com`).replace(/\/+$/, "");
+  const pathStyle = /^(1|true|yes)$/i.test(env("CMS_S3_PATH_STYLE") ?? "");
+  const accessKeyId = env("CMS_S3_ACCESS_KEY_ID");
+  const secretAccessKey = env("CMS_S3_SECRET_ACCESS_KEY");
+  const missing = [
+    ["CMS_S3_ACCESS_KEY_ID", accessKeyId],
+    ["CMS_S3_SECRET_ACCESS_KEY", secretAccessKey],
+  ].filter(([, v]) => !v).map(([name]) => name);
+  if (missing.length) {
+    throw new Error(`CMS_S3_BUCKET is set but ${missing.join(", ")} is not`);
+  }
+  const endpointUrl = new URL(endpoint);
+  const publicUrl = env("CMS_S3_PUBLIC_URL") ||
+    (pathStyle
+      ? `${endpoint}/${bucket}`
+      : `${endpointUrl.protocol}//${bucket}.${endpointUrl.host}`);
+  return {
+    endpoint,
+    region,
+    bucket,
+    accessKeyId: accessKeyId!,
+    secretAccessKey: secretAccessKey!,
+    publicUrl,
+    pathStyle,
+  };
+}
+
+if (import.meta.main) {
+  const env = (name: string) => Deno.env.get(name);
+  const port = Number(env("PORT") || "8000");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`PORT must be a port number, got "${env("PORT")}"`);
+    Deno.exit(1);
+  }
+  const given = env("CMS_EDITOR_PASSWORD");
+  const s3 = s3FromEnv(env);
+  const dataDir = env("CMS_DATA_DIR") || ".data";
+  const demo = await startDemo({ port, dataDir, password: given, s3 });
+  console.log(`Demo running at ${demo.url}/`);
+  console.log(
+    `Content: ${dataDir}/content.kv; media: ${
+      s3 ? `S3 bucket ${s3.bucket}` : `${dataDir}/media/`
+    }`,
+  );
+  if (!given) {
+    console.log(`Editor password (generated): ${demo.password}`);
+    console.log("Set CMS_EDITOR_PASSWORD to choose your own.");
+  }
+  const stop = async () => {
+    await demo.close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+}

@@ -1,0 +1,208 @@
+/**
+ * The demo's pages, server-rendered with Preact: the home page (record
+ * `pages:home`) and the login page.
+ *
+ * @module
+ */
+import type { ComponentChildren, VNode } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { CmsField, CmsScript, scriptJson } from "../fresh/components.tsx";
+import { contentVersion } from "../server/version.ts";
+import type { Editor } from "../server/types.ts";
+import type { HomePage } from "./content.ts";
+import { EDIT_STYLES, STYLES } from "./styles.ts";
+
+/** Renders a full HTML document. */
+export function renderDocument(vnode: VNode): string {
+  return "<!DOCTYPE html>" + renderToString(vnode);
+}
+
+function Layout(props: {
+  title: string;
+  editor: Editor | null;
+  editing?: boolean;
+  children: ComponentChildren;
+}): VNode {
+  const { editor, editing } = props;
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{props.title}</title>
+        <style dangerouslySetInnerHTML={{ __html: STYLES }} />
+        {editing && <style dangerouslySetInnerHTML={{ __html: EDIT_STYLES }} />}
+      </head>
+      <body>
+        <header class="site-header">
+          <div class="wrap header-row">
+            <a class="brand" href="/">
+              <span class="brand-mark" aria-hidden="true">◆</span> inplace
+            </a>
+            <nav class="nav">
+              {editor
+                ? (
+                  <>
+                    <span class="who">Signed in as {editor.name}</span>
+                    {editing
+                      ? <a class="btn" href="/">View as visitor</a>
+                      : (
+                        <a class="btn btn-primary" href="/?edit">
+                          Edit this page
+                        </a>
+                      )}
+                    <form method="post" action="/logout" class="inline">
+                      <button type="submit" class="btn btn-quiet">
+                        Log out
+                      </button>
+                    </form>
+                  </>
+                )
+                : <a class="btn" href="/login">Log in</a>}
+            </nav>
+          </div>
+        </header>
+        {props.children}
+        <footer class="site-footer">
+          <div class="wrap">
+            A demo host for <code>@inplace/cms</code>: Preact on{" "}
+            <code>Deno.serve</code>, content in Deno KV.
+          </div>
+        </footer>
+      </body>
+    </html>
+  );
+}
+
+/** What the home page needs. */
+export interface HomeProps {
+  page: HomePage;
+  editor: Editor | null;
+  editing: boolean;
+  clientSrc: string;
+  drawerSrc: string;
+}
+
+/** The home page: `pages:home` with title, summary, body and features. */
+export function HomePageView(props: HomeProps): VNode {
+  const { page, editing, editor } = props;
+  return (
+    <Layout title={page.title} editor={editor} editing={editing}>
+      <main class="wrap page">
+        <article>
+          <CmsField
+            as="h1"
+            class="title"
+            field="pages:home:title"
+            value={page.title}
+            editing={editing}
+          />
+          <div
+            class="lead"
+            id="page-summary"
+            dangerouslySetInnerHTML={{ __html: page.summary }}
+          />
+          <CmsField
+            class="prose"
+            field="pages:home:body"
+            value={page.body}
+            rich
+            editing={editing}
+          />
+        </article>
+        <section class="features" aria-labelledby="features-heading">
+          <h2 id="features-heading">Features</h2>
+          <ul>
+            {page.features.map((feature, i) => (
+              <CmsField
+                as="li"
+                key={i}
+                field={`pages:home:features.${i}`}
+                value={feature}
+                editing={editing}
+              />
+            ))}
+          </ul>
+        </section>
+      </main>
+      {editing && (
+        <>
+          <CmsScript
+            editing
+            src={props.clientSrc}
+            config={{
+              editor: editor?.name ?? "",
+              save: "/api/cms/save",
+              media: "/api/cms/media",
+              exit: "/",
+            }}
+          />
+          <script
+            type="application/json"
+            id="demo-settings"
+            dangerouslySetInnerHTML={{
+              __html: scriptJson({
+                client: props.clientSrc,
+                save: "/api/cms/save",
+                media: "/api/cms/media",
+                field: "pages:home:summary",
+                value: page.summary,
+                version: contentVersion(page.summary),
+              }),
+            }}
+          />
+          <script type="module" src={props.drawerSrc} />
+        </>
+      )}
+    </Layout>
+  );
+}
+
+/** The login page, with an optional error. */
+export function LoginPageView(
+  props: { error?: string; next: string },
+): VNode {
+  return (
+    <Layout title="Log in" editor={null}>
+      <main class="wrap page narrow">
+        <form method="post" action="/login" class="card login">
+          <h1>Editor login</h1>
+          <p class="muted">
+            The demo has one editor. The password is printed by{" "}
+            <code>deno task dev</code> unless you set{" "}
+            <code>CMS_EDITOR_PASSWORD</code>.
+          </p>
+          {props.error && <p class="error" role="alert">{props.error}</p>}
+          <label for="password">Password</label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            autofocus
+          />
+          <input type="hidden" name="next" value={props.next} />
+          <button type="submit" class="btn btn-primary">Log in</button>
+        </form>
+      </main>
+    </Layout>
+  );
+}
+
+/** A small page for 403/404 answers. */
+export function MessagePageView(
+  props: { title: string; message: string },
+): VNode {
+  return (
+    <Layout title={props.title} editor={null}>
+      <main class="wrap page narrow">
+        <h1>{props.title}</h1>
+        <p>{props.message}</p>
+        <p>
+          <a href="/">Back to the home page</a>
+        </p>
+      </main>
+    </Layout>
+  );
+}

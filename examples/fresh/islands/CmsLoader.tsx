@@ -1,0 +1,15 @@
+import { useEffect } from "preact/hooks";
+
+// Rendered only in edit mode: loads the client lazily and mounts it. The
+// client reads #cms-config and the markers from the page.
+export default function CmsLoader() {
+  useEffect(() => {
+    let unmount: (() => void) | undefined;
+    import("@inplace/cms/client").then(({ mountCms }) => {
+      const cms = mountCms();
+      unmount = () => cms.unmount();
+    });
+    return () => unmount?.();
+  }, []);
+  return null;
+}

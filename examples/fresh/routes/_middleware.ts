@@ -1,0 +1,23 @@
+import { csrf } from "fresh";
+import { cmsEditMode } from "@inplace/cms/fresh";
+import { authorize } from "../cms.ts";
+import { define, type State } from "../utils.ts";
+
+// TOY SESSION, for this example only: a request is an editor's when its
+// `session` cookie equals the EDITOR_TOKEN environment variable. Use your
+// real authentication (sessions, OAuth, …) and put the user in ctx.state.
+const session = define.middleware((ctx) => {
+  const token = Deno.env.get("EDITOR_TOKEN");
+  const cookies = ctx.req.headers.get("Cookie")?.split(/;\s*/) ?? [];
+  if (token && cookies.includes(`session=${token}`)) {
+    ctx.state.user = { name: "Editor" };
+  }
+  return ctx.next();
+});
+
+export const handler = [
+  csrf(),
+  session,
+  // ?edit renders markers for an authorized editor (private, no-store).
+  cmsEditMode<State>({ authorize }),
+];

@@ -1,0 +1,28 @@
+/**
+ * Fresh 2 integration: route wrappers for the save and media endpoints, the
+ * edit-mode middleware, and Preact helpers that render markers and load the
+ * client only in edit mode. Typed structurally against Fresh 2.3; Fresh is
+ * never imported.
+ *
+ * @example
+ * ```ts
+ * // routes/api/cms/save.ts
+ * import { cmsSaveRoute } from "@inplace/cms/fresh";
+ * import { MemoryContentStore } from "@inplace/cms";
+ * export const handler = cmsSaveRoute<{ user?: { name: string } }>({
+ *   authorize: (ctx) => ctx.state.user ?? null,
+ *   allowlist: { pages: { title: "plain" } },
+ *   store: new MemoryContentStore(),
+ * });
+ * ```
+ *
+ * @module
+ */
+export * from "./context.ts";
+export * from "./routes.ts";
+export * from "./edit_mode.ts";
+export * from "./components.tsx";
+export type * from "../server/types.ts";
+export type { SaveEvent, SaveHandlerOptions } from "../server/save.ts";
+export type { MediaHandlerOptions } from "../server/media.ts";
+export type { ImageInfo } from "../server/sniff.ts";

@@ -1,0 +1,49 @@
+/**
+ * Takes the README screenshot: starts the demo on a free port with a temp
+ * data folder, logs in, opens `/?edit`, inserts the sample picture into the
+ * body through the rich toolbar, and saves `docs/demo-edit.png`.
+ *
+ * Run: `deno run -A tools/demo_screenshot.ts [out.png]`
+ *
+ * @module
+ */
+import { launchBrowser } from "../tests/helpers/browser.ts";
+import { startDemo } from "../demo/main.ts";
+import { samplePng } from "../demo/sample_image.ts";
+
+const out = Deno.args[0] ?? "docs/demo-edit.png";
+const dataDir = await Deno.makeTempDir({ prefix: "cms-shot-" });
+const picture = `${dataDir}/landscape.png`;
+await Deno.writeFile(picture, await samplePng(640, 280));
+const demo = await startDemo({ port: 0, dataDir, password: "screenshot" });
+const browser = await launchBrowser();
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1200, height: 1240 });
+  await page.goto(`${demo.url}/login`);
+  await page.type("#password", demo.password);
+  await Promise.all([
+    page.waitForNavigation(),
+    page.click("form.login button"),
+  ]);
+  await page.goto(`${demo.url}/?edit`);
+  await page.waitForSelector("cms-edit-bar");
+  const input = await page.waitForSelector(
+    "cms-rich-toolbar >>> input[type=file]",
+  );
+  // Put the caret at the end of the body, then insert the picture there.
+  await page.click('[data-cms-field="pages:home:body"] p:last-of-type');
+  await page.keyboard.press("End");
+  await input!.uploadFile(picture);
+  await page.waitForSelector('[data-cms-field="pages:home:body"] img', {
+    timeout: 10_000,
+  });
+  await page.click('[data-cms-field="pages:home:title"]');
+  await new Promise((r) => setTimeout(r, 300));
+  await page.screenshot({ path: out });
+  console.log(`wrote ${out}`);
+} finally {
+  await browser.close();
+  await demo.close();
+  await Deno.remove(dataDir, { recursive: true });
+}
