@@ -1,7 +1,62 @@
 /**
  * In-place content editing for server-rendered Deno sites: the host side.
  *
+ * The host keeps its schema, sessions and storage; this module gives it the
+ * two endpoints of the spec as Web-standard handlers
+ * (`(req: Request) => Promise<Response>`), the shared sanitizer, and
+ * ready-made stores.
+ *
+ * - {@linkcode createSaveHandler}: the save endpoint (one request per
+ *   changed field, allowlist, rich-field set, 409 on conflicts).
+ * - {@linkcode createMediaHandler}: the media endpoint (raw image bytes,
+ *   size cap, type sniffed from the bytes).
+ * - {@linkcode sanitizeHtml}: the one sanitizer policy, on the server.
+ * - Content stores: {@linkcode KvContentStore}, {@linkcode MemoryContentStore}.
+ * - Media storage: {@linkcode S3MediaStorage}, {@linkcode LocalMediaStorage}
+ *   (with {@linkcode serveLocalMedia}), {@linkcode MemoryMediaStorage}.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   createMediaHandler,
+ *   createSaveHandler,
+ *   KvContentStore,
+ *   LocalMediaStorage,
+ *   serveLocalMedia,
+ * } from "@inplace/cms";
+ *
+ * const cms = {
+ *   // The editor from YOUR server-side session, or null.
+ *   authorize: (req: Request) =>
+ *     req.headers.get("Cookie")?.includes("session=") ? { name: "Ada" } : null,
+ *   allowlist: { pages: { title: "plain", body: "rich", features: "list" } },
+ *   store: new KvContentStore(await Deno.openKv("content.kv")),
+ *   storage: new LocalMediaStorage({ dir: "media", publicUrl: "/media" }),
+ * } as const;
+ * const save = createSaveHandler(cms);
+ * const media = createMediaHandler(cms);
+ * const files = serveLocalMedia(cms.storage);
+ *
+ * Deno.serve((req) => {
+ *   const { pathname } = new URL(req.url);
+ *   if (pathname === "/api/cms/save") return save(req);
+ *   if (pathname === "/api/cms/media") return media(req);
+ *   if (pathname.startsWith("/media/")) return files(req);
+ *   return new Response("Not found", { status: 404 });
+ * });
+ * ```
+ *
  * @module
  */
 export * from "./server/types.ts";
 export * from "./server/version.ts";
+export * from "./server/save.ts";
+export * from "./server/media.ts";
+export * from "./server/sniff.ts";
+export * from "./server/origin.ts";
+export * from "./server/sanitize.ts";
+export * from "./server/store/memory.ts";
+export * from "./server/store/kv.ts";
+export * from "./server/media/memory.ts";
+export * from "./server/media/local.ts";
+export * from "./server/media/s3.ts";
