@@ -1,0 +1,94 @@
+/**
+ * Bench: `mountCms()` on 1,000 plain markers in Chromium vs a bare
+ * `querySelectorAll` + `contentEditable` loop on the same page (goal ≤ 3×).
+ * Median of several alternating runs; both measured in the same page.
+ *
+ * Run: `deno run -A bench/client_mount.ts`
+ *
+ * @module
+ */
+import { launchBrowser } from "../tests/helpers/browser.ts";
+import {
+  buildTempBundle,
+  type PageGlobals,
+  startClientSite,
+} from "../tests/helpers/client_page.ts";
+
+/** Result in milliseconds (medians) and their ratio. */
+export interface MountResult {
+  markers: number;
+  baselineMs: number;
+  mountMs: number;
+  ratio: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** Runs the bench and returns medians. */
+export async function run(markers = 1000, runs = 21): Promise<MountResult> {
+  const dist = await buildTempBundle();
+  const body = Array.from(
+    { length: markers },
+    (_, i) => `<p data-cms-field="pages:bench:f${i}">Paragraph ${i}</p>`,
+  ).join("\n");
+  const site = startClientSite({
+    dist,
+    pages: { "/": () => body },
+    script: `import * as cms from "/dist/mod.js"; window.cms = cms;`,
+    isolated: true,
+  });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.goto(site.url + "/");
+    const times = await page.evaluate(async (runs: number) => {
+      const w = globalThis as unknown as PageGlobals;
+      const els = () =>
+        document.querySelectorAll<HTMLElement>("[data-cms-field]");
+      const baseline = () => {
+        const t = performance.now();
+        for (const el of els()) el.contentEditable = "plaintext-only";
+        const ms = performance.now() - t;
+        for (const el of els()) el.removeAttribute("contenteditable");
+        return ms;
+      };
+      const mount = async () => {
+        const t = performance.now();
+        const handle = w.cms.mountCms();
+        await handle.ready;
+        const ms = performance.now() - t;
+        handle.unmount();
+        return ms;
+      };
+      await mount(); // warm-up: loads the session chunk once
+      baseline();
+      const b: number[] = [], m: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        b.push(baseline());
+        m.push(await mount());
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return { b, m };
+    }, runs);
+    const baselineMs = median(times.b), mountMs = median(times.m);
+    return { markers, baselineMs, mountMs, ratio: mountMs / baselineMs };
+  } finally {
+    await browser.close();
+    await site.close();
+    await Deno.remove(dist, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  const r = await run();
+  console.table([
+    { case: "querySelectorAll + contentEditable", ms: r.baselineMs.toFixed(2) },
+    { case: `mountCms() on ${r.markers} markers`, ms: r.mountMs.toFixed(2) },
+  ]);
+  console.log(
+    `(median of 21 alternating runs, cross-origin isolated timers)\n` +
+      `ratio mountCms / bare loop: ${r.ratio.toFixed(2)}x (goal <= 3x) ${
+        r.ratio <= 3 ? "OK" : "MISSED"
+      }`,
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * The browser client: in-place editing of marked regions, the edit bar,
+ * per-field saving, and the rich text editor for the host's own panels.
+ *
+ * Importing this module does nothing. `mountCms()` reads the page: markers
+ * (`data-cms-field="collection:key:field"`, optional
+ * `data-cms-type="richtext"` and `data-cms-version`) and the optional config
+ * `<script type="application/json" id="cms-config">` with `save`, `media`,
+ * `editor` and `exit`. The rich text editor and DOMPurify are a separate
+ * chunk, fetched only when a rich region or `mountRichText`/`RichText` needs
+ * them.
+ *
+ * Events on `document` (`CustomEvent.detail`):
+ * - `cms:dirty` `{field, value, dirty}` when a field becomes dirty or clean;
+ * - `cms:saved` `{field, value, version}` after a 204;
+ * - `cms:error` `{field, value?, status, reason, upload?}` (status 0 =
+ *   network);
+ * - `cms:conflict` `{field, value, stored, version}` on a 409;
+ * - `cms:open-drawer` `{editor}` from Settings.
+ *
+ * @example
+ * ```ts ignore
+ * import { mountCms } from "@inplace/cms/client";
+ * mountCms(); // safe on every page: nothing happens without markers
+ * ```
+ *
+ * @module
+ */
+
+import type { RichTextController, RichTextOptions } from "./rich.ts";
+
+export { Icon, type IconName } from "./icons.ts";
+export type { CmsHandle, MountOptions } from "./cms.ts";
+export type { CmsConfig } from "./config.ts";
+export type { RichTextController, RichTextOptions } from "./rich.ts";
+import type { CmsHandle, MountOptions } from "./cms.ts";
+
+let current: CmsHandle | undefined;
+let loaded: typeof import("./cms.ts") | undefined;
+
+const NOTHING: CmsHandle = {
+  fields: 0,
+  ready: Promise.resolve(),
+  save: () => Promise.resolve(),
+  unmount() {},
+};
+
+/**
+ * Mounts in-place editing on the current page: every marker becomes a plain
+ * or rich region and the edit bar appears. Without markers it does nothing
+ * (no DOM change, no listener, no request). Calling it again while mounted
+ * returns the same handle.
+ *
+ * Config comes from `<script type="application/json" id="cms-config">`
+ * (`{"save","media","editor","exit"}`, all optional); `options` override it.
+ *
+ * @example
+ * ```ts ignore
+ * import { mountCms } from "@inplace/cms/client";
+ * const cms = mountCms();
+ * document.addEventListener("cms:open-drawer", () => openMyDrawer());
+ * // later: cms.unmount();
+ * ```
+ */
+export function mountCms(options: MountOptions = {}): CmsHandle {
+  if (current) return current;
+  if (!document.querySelector("[data-cms-field]")) return NOTHING;
+  // Fetch the rich chunk in parallel with the editing session.
+  if (document.querySelector("[data-cms-type=richtext]")) {
+    import("./rich.ts").catch(() => {});
+  }
+  let session: CmsHandle | null = null, stopped = false;
+  const start = (m: typeof import("./cms.ts")) => {
+    loaded = m;
+    if (!stopped) session = m.mount(options);
+    if (!session && current === handle) current = undefined;
+    return session?.ready;
+  };
+  const handle = {
+    get fields() {
+      return session?.fields ?? 0;
+    },
+    ready: Promise.resolve(),
+    async save() {
+      await handle.ready;
+      await session?.save();
+    },
+    unmount() {
+      stopped = true;
+      session?.unmount();
+      if (current === handle) current = undefined;
+    },
+  };
+  current = handle;
+  // Once loaded, later mounts (after an unmount) start synchronously.
+  handle.ready = loaded
+    ? Promise.resolve(start(loaded))
+    : import("./cms.ts").then(start);
+  return handle;
+}
+
+/**
+ * Turns `element` into the rich text editor (toolbar, sanitized paste, image
+ * uploads) and resolves to its controller. Loads the rich chunk on first use.
+ *
+ * @example
+ * ```ts ignore
+ * import { mountRichText } from "@inplace/cms/client";
+ * const editor = await mountRichText(document.querySelector("#bio")!, {
+ *   value: "<p>Hello</p>",
+ *   onChange: (html) => console.log(html),
+ * });
+ * editor.value = "<p>Replaced</p>";
+ * editor.destroy();
+ * ```
+ */
+export async function mountRichText(
+  element: HTMLElement,
+  options: RichTextOptions = {},
+): Promise<RichTextController> {
+  const { attachRich } = await import("./rich.ts");
+  return attachRich(element, options);
+}
+
+/** The element returned by {@linkcode RichText}. */
+export interface RichTextElement extends HTMLDivElement {
+  /** Resolves to the editor's controller once the rich chunk is loaded. */
+  readonly ready: Promise<RichTextController>;
+}
+
+/**
+ * Creates a ready-to-append rich text editor: a `<div>` holding the toolbar
+ * and the editable area. Its controller arrives asynchronously in `ready`.
+ *
+ * @example
+ * ```ts ignore
+ * import { RichText } from "@inplace/cms/client";
+ * const editor = RichText({ value: "<p>Draft</p>", label: "Summary" });
+ * drawer.append(editor);
+ * const controller = await editor.ready;
+ * console.log(controller.value);
+ * ```
+ */
+export function RichText(options: RichTextOptions = {}): RichTextElement {
+  const wrapper = document.createElement("div");
+  const area = document.createElement("div");
+  area.style.minHeight = "4em";
+  wrapper.append(area);
+  return Object.assign(wrapper, { ready: mountRichText(area, options) });
+}

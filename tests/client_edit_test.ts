@@ -1,0 +1,483 @@
+/**
+ * Browser tests (real Chromium) of mountCms: plain regions, the edit bar,
+ * saving with exact request counts, failures and retry, drafts, conflicts,
+ * Settings and Done. The page runs against the real save handler.
+ */
+import assert from "node:assert/strict";
+import type { Browser, Page } from "puppeteer-core";
+import { launchBrowser } from "./helpers/browser.ts";
+import {
+  buildTempBundle,
+  type ClientSite,
+  marker,
+  type PageEvent,
+  type PageGlobals,
+  startClientSite,
+} from "./helpers/client_page.ts";
+
+const SEED = {
+  "pages:home": {
+    title: "Hello",
+    subtitle: "Sub",
+    body: "<p>Body</p>",
+    features: ["Fast", "Small"],
+  },
+};
+
+async function homePage(site: ClientSite): Promise<string> {
+  return `<main>
+${await marker(site, "h1", "pages:home:title")}
+${await marker(site, "p", "pages:home:subtitle")}
+<ul>${await marker(site, "li", "pages:home:features.0")}${await marker(
+    site,
+    "li",
+    "pages:home:features.1",
+  )}</ul>
+<footer><span id="copy" data-cms-field="pages:home:title">${
+    (await site.store.get("pages", "home"))?.title
+  }</span>
+<button id="host-btn">Host button</button>
+<p id="bad1" data-cms-field="nope">bad</p><p id="bad2" data-cms-field="a:b:c:d">bad</p>
+<p id="bad3" data-cms-field="pages:home:x" data-cms-type="html">bad</p></footer>
+</main>`;
+}
+
+/** Dialog policy for `confirm`/`beforeunload`: accept unless told otherwise. */
+const dialogs = new WeakMap<Page, { accept: boolean; seen: string[] }>();
+
+async function open(browser: Browser, site: ClientSite, path = "/") {
+  const page = await browser.newPage();
+  const policy = { accept: true, seen: [] as string[] };
+  dialogs.set(page, policy);
+  page.on("dialog", (d) => {
+    policy.seen.push(d.type());
+    void (policy.accept ? d.accept() : d.dismiss());
+  });
+  await page.goto(site.url + path);
+  await page.evaluate(() =>
+    (globalThis as unknown as PageGlobals).cmsHandle.ready
+  );
+  await page.evaluate(() => {
+    const w = globalThis as unknown as PageGlobals;
+    w.events = [];
+    for (
+      const name of [
+        "cms:dirty",
+        "cms:saved",
+        "cms:error",
+        "cms:conflict",
+        "cms:open-drawer",
+      ]
+    ) {
+      document.addEventListener(
+        name,
+        (e) => w.events.push({ type: name, ...(e as CustomEvent).detail }),
+      );
+    }
+  });
+  return page;
+}
+
+/** Puts the caret at the end of `selector` and types `text`. */
+async function typeInto(page: Page, selector: string, text: string) {
+  await page.evaluate((sel) => {
+    const el = document.querySelector(sel) as HTMLElement;
+    el.focus();
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    range.collapse(false);
+    getSelection()!.removeAllRanges();
+    getSelection()!.addRange(range);
+  }, selector);
+  await page.keyboard.type(text);
+}
+
+/** Clicks an edit bar button by its label. */
+async function clickBar(page: Page, label: string) {
+  await page.evaluate((label) => {
+    const root = document.querySelector("cms-edit-bar")!.shadowRoot!;
+    const b = [...root.querySelectorAll("button")].find((b) =>
+      b.textContent?.trim() === label
+    );
+    if (!b) throw new Error(`no ${label} button`);
+    b.click();
+  }, label);
+}
+
+function barStatus(page: Page): Promise<{ state: string; text: string }> {
+  return page.evaluate(() => {
+    const root = document.querySelector("cms-edit-bar")!.shadowRoot!;
+    const bar = root.querySelector("[data-state]") as HTMLElement;
+    return {
+      state: bar.dataset.state!,
+      text: root.querySelector("[aria-live]")!.textContent!,
+    };
+  });
+}
+
+async function waitState(page: Page, state: string) {
+  await page.waitForFunction(
+    (s) =>
+      (document.querySelector("cms-edit-bar")?.shadowRoot?.querySelector(
+        "[data-state]",
+      ) as HTMLElement)?.dataset.state === s,
+    { timeout: 5000 },
+    state,
+  );
+}
+
+const text = (page: Page, sel: string) =>
+  page.$eval(sel, (el) => el.textContent);
+const html = (page: Page, sel: string) => page.$eval(sel, (el) => el.innerHTML);
+
+Deno.test("client: plain regions, edit bar and saving in Chromium", async (t) => {
+  const dist = await buildTempBundle();
+  const site = startClientSite({ dist, pages: { "/": homePage }, seed: SEED });
+  const browser = await launchBrowser();
+  try {
+    await t.step("nothing changed: Save sends 0 requests", async () => {
+      const page = await open(browser, site);
+      assert.equal((await barStatus(page)).state, "clean");
+      await clickBar(page, "Save");
+      await page.keyboard.down("Control");
+      await page.keyboard.press("s");
+      await page.keyboard.up("Control");
+      await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).cmsHandle.save()
+      );
+      assert.equal(site.saves.length, 0);
+      assert.equal(
+        await page.$eval("h1", (el) => el.getAttribute("contenteditable")),
+        "plaintext-only",
+      );
+      await page.close();
+    });
+
+    await t.step("exactly the changed fields are sent, once", async () => {
+      const page = await open(browser, site);
+      await typeInto(page, "p[data-cms-field$=subtitle]", " line");
+      await typeInto(page, "li:nth-child(2)", "er");
+      const s = await barStatus(page);
+      assert.deepEqual(s, { state: "unsaved", text: "2 unsaved changes" });
+      await page.keyboard.down("Control");
+      await page.keyboard.press("s");
+      await page.keyboard.up("Control");
+      await waitState(page, "clean");
+      assert.equal(site.saves.length, 2);
+      const sent = site.saves.map((c) => c.body.field).sort();
+      assert.deepEqual(sent, ["features.1", "subtitle"]);
+      for (const call of site.saves) {
+        assert.equal(call.method, "PATCH");
+        assert.equal(call.status, 204);
+        assert.equal(typeof call.body.version, "string");
+        assert.equal(call.body.collection, "pages");
+        assert.equal(call.body.key, "home");
+      }
+      const stored = await site.store.get("pages", "home");
+      assert.equal(stored?.subtitle, "Sub line");
+      assert.deepEqual(stored?.features, ["Fast", "Smaller"]);
+      // Saved fields are clean: a second save sends nothing.
+      await clickBar(page, "Save");
+      await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).cmsHandle.save()
+      );
+      assert.equal(site.saves.length, 2);
+      // The 204's CMS-Version became the field's version: edit and save again.
+      await typeInto(page, "p[data-cms-field$=subtitle]", "!");
+      await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).cmsHandle.save()
+      );
+      assert.equal(site.saves.length, 3);
+      assert.equal(site.saves[2].status, 204);
+      const saved = await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).events.filter((e: PageEvent) =>
+          e.type === "cms:saved"
+        )
+          .length
+      );
+      assert.equal(saved, 3);
+      await page.close();
+      site.saves.length = 0;
+    });
+
+    await t.step(
+      "Enter does nothing; duplicates mirror and save once",
+      async () => {
+        const page = await open(browser, site);
+        await typeInto(page, "h1", "A");
+        await page.keyboard.press("Enter");
+        await page.keyboard.type("B");
+        assert.equal(await html(page, "h1"), "HelloAB");
+        assert.equal(await text(page, "#copy"), "HelloAB");
+        await page.evaluate(() =>
+          (globalThis as unknown as PageGlobals).cmsHandle.save()
+        );
+        assert.equal(site.saves.length, 1);
+        assert.equal(site.saves[0].body.field, "title");
+        assert.equal(site.saves[0].body.value, "HelloAB");
+        assert.equal((await site.store.get("pages", "home"))?.title, "HelloAB");
+        await page.close();
+        site.saves.length = 0;
+      },
+    );
+
+    await t.step(
+      "paste in a plain region: line breaks become spaces",
+      async () => {
+        const page = await open(browser, site);
+        await typeInto(page, "li:nth-child(1)", "");
+        await page.evaluate(() => {
+          const dt = new DataTransfer();
+          dt.setData("text/plain", " one\ntwo\r\n  three");
+          dt.setData("text/html", "<b>one</b><br>two");
+          document.querySelector("li")!.dispatchEvent(
+            new ClipboardEvent("paste", {
+              clipboardData: dt,
+              bubbles: true,
+              cancelable: true,
+            }),
+          );
+        });
+        assert.equal(await html(page, "li"), "Fast one two three");
+        // Esc reverts the focused field.
+        await page.keyboard.press("Escape");
+        assert.equal(await text(page, "li"), "Fast");
+        assert.equal((await barStatus(page)).state, "clean");
+        await page.close();
+      },
+    );
+
+    await t.step("failed saves keep the field dirty; retry works", async () => {
+      const page = await open(browser, site);
+      let down = true;
+      await page.setRequestInterception(true);
+      page.on("request", (r) => {
+        if (down && r.url().endsWith("/api/cms/save")) {
+          void r.abort("connectionrefused");
+        } else void r.continue();
+      });
+      await typeInto(page, "p[data-cms-field$=subtitle]", "?");
+      await clickBar(page, "Save");
+      await waitState(page, "error");
+      assert.match(
+        (await barStatus(page)).text,
+        /Not saved: server unreachable/,
+      );
+      assert.equal(site.saves.length, 0);
+      assert.equal(
+        await page.$eval(
+          "p[data-cms-field$=subtitle]",
+          (el) => (el as HTMLElement).dataset.cmsState,
+        ),
+        "error",
+      );
+      down = false;
+      site.authorized = false;
+      await clickBar(page, "Save");
+      await page.waitForFunction(() =>
+        (globalThis as unknown as PageGlobals).events.filter((e: PageEvent) =>
+          e.type === "cms:error"
+        )
+          .length === 2
+      );
+      await waitState(page, "error");
+      assert.equal(site.saves.at(-1)?.status, 403);
+      assert.match((await barStatus(page)).text, /Not saved: .*authorized/i);
+      const errors = await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).events.filter((e: PageEvent) =>
+          e.type === "cms:error"
+        )
+          .map((e: PageEvent) => e.status)
+      );
+      assert.deepEqual(errors, [0, 403]);
+      site.authorized = true;
+      await clickBar(page, "Save");
+      await waitState(page, "clean");
+      assert.equal(site.saves.at(-1)?.status, 204);
+      assert.equal(site.saves.length, 2);
+      assert.equal(
+        (await site.store.get("pages", "home"))?.subtitle,
+        "Sub line!?",
+      );
+      await page.close();
+      site.saves.length = 0;
+    });
+
+    await t.step(
+      "a draft survives a reload and is cleared once saved",
+      async () => {
+        const page = await open(browser, site);
+        await typeInto(page, "p[data-cms-field$=subtitle]", " draft");
+        await page.reload();
+        await page.evaluate(() =>
+          (globalThis as unknown as PageGlobals).cmsHandle.ready
+        );
+        assert.ok(dialogs.get(page)!.seen.includes("beforeunload"));
+        assert.equal(
+          await text(page, "p[data-cms-field$=subtitle]"),
+          "Sub line!? draft",
+        );
+        const notice = await page.evaluate(() =>
+          document.querySelector("cms-edit-bar")!.shadowRoot!.querySelector(
+            ".n",
+          )!.textContent
+        );
+        assert.match(notice!, /Restored 1 unsaved change/);
+        assert.deepEqual(await barStatus(page), {
+          state: "unsaved",
+          text: "1 unsaved change",
+        });
+        assert.equal(site.saves.length, 0);
+        await page.evaluate(() =>
+          (globalThis as unknown as PageGlobals).cmsHandle.save()
+        );
+        assert.equal(site.saves.length, 1);
+        const drafts = await page.evaluate(() =>
+          Object.keys(localStorage).filter((k) => k.startsWith("cms-draft:"))
+        );
+        assert.deepEqual(drafts, []);
+        await page.close();
+        site.saves.length = 0;
+      },
+    );
+
+    for (const choice of ["Keep mine", "Use stored"]) {
+      await t.step(`409 conflict: ${choice}`, async () => {
+        const page = await open(browser, site);
+        await site.store.update("pages", "home", (r) => ({
+          ...r!,
+          title: "Theirs",
+        }));
+        await typeInto(page, "h1", " mine");
+        await clickBar(page, "Save");
+        await page.waitForFunction(() =>
+          document.querySelector("cms-edit-bar")!.shadowRoot!.querySelector(
+            "dialog[open]",
+          )
+        );
+        const shown = await page.evaluate(() =>
+          [
+            ...document.querySelector("cms-edit-bar")!.shadowRoot!
+              .querySelectorAll("dialog pre"),
+          ].map((p) => p.textContent)
+        );
+        assert.deepEqual(shown, ["HelloAB mine", "Theirs"]);
+        assert.equal(site.saves[0].status, 409);
+        await clickBar(page, choice);
+        if (choice === "Keep mine") {
+          await waitState(page, "clean");
+          assert.equal(site.saves.length, 2);
+          assert.equal(site.saves[1].status, 204);
+          const stored = await site.store.get("pages", "home");
+          assert.equal(stored?.title, "HelloAB mine");
+        } else {
+          await waitState(page, "clean");
+          assert.equal(site.saves.length, 1);
+          assert.equal(await text(page, "h1"), "Theirs");
+          assert.equal(await text(page, "#copy"), "Theirs");
+        }
+        const conflicts = await page.evaluate(() =>
+          (globalThis as unknown as PageGlobals).events.filter((e: PageEvent) =>
+            e.type === "cms:conflict"
+          )
+        );
+        assert.equal(conflicts.length, 1);
+        assert.equal(conflicts[0].stored, "Theirs");
+        await page.close();
+        site.saves.length = 0;
+        await site.store.update("pages", "home", (r) => ({
+          ...r!,
+          title: "HelloAB",
+        }));
+      });
+    }
+
+    await t.step(
+      "Settings fires cms:open-drawer; the bar is isolated",
+      async () => {
+        const page = await open(browser, site);
+        await clickBar(page, "Settings");
+        const events = await page.evaluate(() =>
+          (globalThis as unknown as PageGlobals).events
+        );
+        assert.deepEqual(events, [{ type: "cms:open-drawer", editor: "Ada" }]);
+        const styles = await page.evaluate(() => {
+          const root = document.querySelector("cms-edit-bar")!.shadowRoot!;
+          const ours = getComputedStyle(root.querySelector("button")!);
+          const host = getComputedStyle(document.getElementById("host-btn")!);
+          const bar = getComputedStyle(document.querySelector("cms-edit-bar")!);
+          return [ours.fontSize, ours.color, host.fontSize, bar.opacity];
+        });
+        assert.deepEqual(styles, [
+          "13px",
+          "rgb(246, 248, 250)",
+          "40px",
+          "1",
+        ]);
+        const names = await page.evaluate(() =>
+          [
+            ...document.querySelector("cms-edit-bar")!.shadowRoot!
+              .querySelectorAll("button"),
+          ].map((b) => b.textContent)
+        );
+        assert.deepEqual(names, ["Save", "Settings", "Done"]);
+        await page.close();
+      },
+    );
+
+    await t.step(
+      "malformed markers are ignored; mountCms twice is one mount",
+      async () => {
+        const page = await browser.newPage();
+        const warnings: string[] = [];
+        page.on("console", (m) => {
+          if (m.type() === "warn") warnings.push(m.text());
+        });
+        await page.goto(site.url + "/");
+        const result = await page.evaluate(async () => {
+          const w = globalThis as unknown as PageGlobals;
+          const again = w.cms.mountCms();
+          await again.ready;
+          return {
+            same: again === w.cmsHandle,
+            bars: document.querySelectorAll("cms-edit-bar").length,
+            fields: again.fields,
+            bad: ["bad1", "bad2", "bad3"].map((id) =>
+              document.getElementById(id)!.hasAttribute("contenteditable")
+            ),
+          };
+        });
+        assert.deepEqual(result, {
+          same: true,
+          bars: 1,
+          fields: 4,
+          bad: [false, false, false],
+        });
+        assert.equal(
+          warnings.filter((w) => w.includes("malformed marker")).length,
+          3,
+        );
+        await page.close();
+      },
+    );
+
+    await t.step("Done asks when dirty, then leaves edit mode", async () => {
+      const page = await open(browser, site);
+      await typeInto(page, "h1", "Z");
+      dialogs.get(page)!.accept = false;
+      await clickBar(page, "Done");
+      assert.equal(new URL(page.url()).pathname, "/");
+      assert.equal(await page.$$eval("cms-edit-bar", (e) => e.length), 1);
+      dialogs.get(page)!.accept = true;
+      await Promise.all([page.waitForNavigation(), clickBar(page, "Done")]);
+      assert.equal(new URL(page.url()).pathname, "/bye");
+      assert.deepEqual(dialogs.get(page)!.seen, ["confirm", "confirm"]);
+      assert.equal(site.saves.length, 0);
+      await page.close();
+    });
+  } finally {
+    await browser.close();
+    await site.close();
+    await Deno.remove(dist, { recursive: true });
+  }
+});

@@ -1,0 +1,271 @@
+/**
+ * A test site for the browser client: serves the built bundle, HTML pages
+ * rendered from a content store, and the REAL save and media handlers, and
+ * records every request so tests can count them server-side.
+ */
+import { buildClient } from "../../tools/build_client.ts";
+import { createMediaHandler } from "../../server/media.ts";
+import { MemoryMediaStorage } from "../../server/media/memory.ts";
+import { createSaveHandler } from "../../server/save.ts";
+import { MemoryContentStore } from "../../server/store/memory.ts";
+import type { Allowlist, ContentRecord } from "../../server/types.ts";
+import { contentVersion } from "../../server/version.ts";
+import { serve } from "./serve.ts";
+
+/** A recorded `cms:*` event: its type plus its detail's fields. */
+export interface PageEvent {
+  type: string;
+  field?: string;
+  status?: number;
+  reason?: string;
+  stored?: string;
+  editor?: string;
+  upload?: boolean;
+}
+
+/** Globals the test pages set (for typing code run in the page). */
+export interface PageGlobals {
+  cms: typeof import("../../client/mod.ts");
+  cmsHandle: import("../../client/mod.ts").CmsHandle;
+  events: PageEvent[];
+  errors: PageEvent[];
+  pwned?: unknown;
+}
+
+/** One request that reached the save endpoint. */
+export interface SaveCall {
+  method: string;
+  body: Record<string, unknown>;
+  status: number;
+}
+
+/** A running test site. */
+export interface ClientSite {
+  url: string;
+  store: MemoryContentStore;
+  media: MemoryMediaStorage;
+  /** Requests answered by the save endpoint, in order. */
+  saves: SaveCall[];
+  /** Status of every media request, in order. */
+  uploads: number[];
+  /** Every request path, in order (static files included). */
+  paths: string[];
+  /** When false, `authorize` returns null (→ 403 from the real handlers). */
+  authorized: boolean;
+  /** Delay before the media handler runs, to observe upload progress. */
+  uploadDelayMs: number;
+  close(): Promise<void>;
+}
+
+/** Page renderer: gets the site, returns the `<body>` content. */
+export type PageBody = (site: ClientSite) => string | Promise<string>;
+
+/** Options of {@linkcode startClientSite}. */
+export interface ClientSiteOptions {
+  /** Directory with the built bundle, served under `/dist/`. */
+  dist: string;
+  /** Pages by path; each gets the config script and the module script. */
+  pages: Record<string, PageBody>;
+  /** Seed records for the content store. */
+  seed?: Record<string, ContentRecord>;
+  /** Allowlist; default pages: title, subtitle, body (rich), features. */
+  allowlist?: Allowlist;
+  /** Page config JSON; default save/media endpoints, editor "Ada", exit "/bye". */
+  config?: Record<string, string>;
+  /** Module script of every page; default imports the client and mounts. */
+  script?: string;
+  /** Send COOP/COEP headers (cross-origin isolation: 5 µs timers). */
+  isolated?: boolean;
+}
+
+/** Builds the client bundle once into a fresh temp dir. */
+export async function buildTempBundle(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "cms-client-" });
+  await buildClient(dir);
+  return dir;
+}
+
+/** Escapes text for HTML. */
+export function esc(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
+}
+
+/** A marker element rendered from the store, with its version. */
+export async function marker(
+  site: ClientSite,
+  tag: string,
+  id: string,
+  rich = false,
+): Promise<string> {
+  const [collection, key, field] = id.split(":");
+  const record = await site.store.get(collection, key);
+  const [name, index] = field.split(".");
+  const stored = record?.[name];
+  const value = Array.isArray(stored) ? stored[Number(index)] : stored;
+  const text = typeof value === "string" ? value : "";
+  return `<${tag} data-cms-field="${id}"${
+    rich ? ' data-cms-type="richtext"' : ""
+  } data-cms-version="${contentVersion(value)}">${
+    rich ? text : esc(text)
+  }</${tag}>`;
+}
+
+/** Host CSS that tries hard to break the edit bar. */
+const HOSTILE_CSS =
+  `button{color:red!important;font-size:40px!important;display:block!important}
+span,div{letter-spacing:3px}
+cms-edit-bar{opacity:.1}`;
+
+/** Starts the site on 127.0.0.1. Close it in `finally`. */
+export function startClientSite(options: ClientSiteOptions): ClientSite {
+  const store = new MemoryContentStore(options.seed ?? {});
+  const media = new MemoryMediaStorage({ publicUrl: "/media" });
+  const authorize = () => site.authorized ? { name: "Ada" } : null;
+  const save = createSaveHandler({
+    authorize,
+    store,
+    allowlist: options.allowlist ??
+      {
+        pages: {
+          title: "plain",
+          subtitle: "plain",
+          body: "rich",
+          features: "list",
+        },
+      },
+  });
+  const upload = createMediaHandler({ authorize, storage: media });
+  const config = options.config ??
+    {
+      save: "/api/cms/save",
+      media: "/api/cms/media",
+      editor: "Ada",
+      exit: "/bye",
+    };
+  const script = options.script ??
+    `import * as cms from "/dist/mod.js"; window.cms = cms; window.cmsHandle = cms.mountCms();`;
+
+  const handler = async (req: Request): Promise<Response> => {
+    const { pathname } = new URL(req.url);
+    site.paths.push(pathname);
+    if (pathname === "/api/cms/save") {
+      const body = await req.clone().json().catch(() => ({}));
+      const res = await save(req);
+      site.saves.push({ method: req.method, body, status: res.status });
+      return res;
+    }
+    if (pathname === "/api/cms/media") {
+      if (site.uploadDelayMs) {
+        await new Promise((r) => setTimeout(r, site.uploadDelayMs));
+      }
+      const res = await upload(req);
+      site.uploads.push(res.status);
+      return res;
+    }
+    if (pathname === "/noop") return new Response(null, { status: 204 });
+    if (pathname.startsWith("/media/")) {
+      const object = media.get(decodeURIComponent(pathname.slice(7)));
+      return object
+        ? new Response(object.bytes as BodyInit, {
+          headers: { "content-type": object.contentType },
+        })
+        : new Response("Not found", { status: 404 });
+    }
+    if (pathname.startsWith("/dist/")) {
+      const name = pathname.slice(6);
+      if (!/^[\w.-]+\.js$/.test(name)) {
+        return new Response("Not found", { status: 404 });
+      }
+      try {
+        const js = await Deno.readFile(`${options.dist}/${name}`);
+        return new Response(js, {
+          headers: { "content-type": "text/javascript; charset=utf-8" },
+        });
+      } catch {
+        return new Response("Not found", { status: 404 });
+      }
+    }
+    const page = options.pages[pathname];
+    if (!page) {
+      return new Response("<!doctype html><title>Other</title><p>other", {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      });
+    }
+    const body = await page(site);
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Test page</title><link rel="icon" href="data:,"><style>${HOSTILE_CSS}</style>
+<script type="application/json" id="cms-config">${
+      JSON.stringify(config)
+    }</script></head><body>${body}
+<script type="module">${script}</script></body></html>`;
+    return new Response(html, {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+  };
+
+  const server = serve(async (req) => {
+    const res = await handler(req);
+    if (options.isolated) {
+      res.headers.set("cross-origin-opener-policy", "same-origin");
+      res.headers.set("cross-origin-embedder-policy", "require-corp");
+    }
+    return res;
+  });
+  const site: ClientSite = {
+    url: server.url,
+    store,
+    media,
+    saves: [],
+    uploads: [],
+    paths: [],
+    authorized: true,
+    uploadDelayMs: 0,
+    close: () => server.close(),
+  };
+  return site;
+}
+
+/** A small valid GIF header of the given size (the media handler sniffs it). */
+export function gif(width: number, height: number): Uint8Array {
+  const bytes = new Uint8Array([
+    0x47,
+    0x49,
+    0x46,
+    0x38,
+    0x39,
+    0x61,
+    0,
+    0,
+    0,
+    0,
+    0x80,
+    0,
+    0,
+    0xff,
+    0xff,
+    0xff,
+    0,
+    0,
+    0,
+    0x2c,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    1,
+    0,
+    0,
+    0x02,
+    0x02,
+    0x44,
+    0x01,
+    0x00,
+    0x3b,
+  ]);
+  new DataView(bytes.buffer).setUint16(6, width, true);
+  new DataView(bytes.buffer).setUint16(8, height, true);
+  return bytes;
+}
