@@ -5,15 +5,7 @@
  * @module
  */
 
-/**
- * A plain-text response (`text/plain; charset=utf-8`) with a short reason.
- *
- * @example
- * ```ts
- * import { text } from "@inplace/cms";
- * const res = text(405, "Method not allowed", { Allow: "POST" });
- * ```
- */
+/** A plain-text response (`text/plain; charset=utf-8`) with a short reason. */
 export function text(
   status: number,
   reason: string,

@@ -1,0 +1,122 @@
+/**
+ * Runs the script benchmarks under bench/ and prints every goal as a ratio
+ * against a baseline measured in the same run. `deno task bench` runs
+ * `deno bench` (save handler vs a bare 204 handler, sanitizer vs parse-only)
+ * first, then this.
+ *
+ * Run: `deno run -A bench/run.ts`
+ *
+ * @module
+ */
+import { run as uploadMemory } from "./upload_memory.ts";
+import { run as clientSize } from "./client_size.ts";
+import { run as clientMount } from "./client_mount.ts";
+import { run as clientSave } from "./client_save.ts";
+
+interface Row {
+  what: string;
+  measured: string;
+  baseline: string;
+  ratio: string;
+  goal: string;
+  met: string;
+}
+
+const KiB = 1024;
+const kb = (n: number) => `${(n / 1000).toFixed(2)} KB`;
+const mib = (n: number) => `${(n / KiB / KiB).toFixed(2)} MiB`;
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+function row(
+  what: string,
+  measured: string,
+  baseline: string,
+  ratio: number,
+  goal: number,
+): Row {
+  return {
+    what,
+    measured,
+    baseline,
+    ratio: `${ratio.toFixed(2)}x`,
+    goal: `<= ${goal}x`,
+    met: ratio <= goal ? "yes" : "NO",
+  };
+}
+
+const rows: Row[] = [];
+
+const up = await uploadMemory();
+rows.push(
+  row(
+    "bytes read before 413 (11 MiB chunked body)",
+    mib(up.chunkedBytesRead),
+    `cap + 64 KiB = ${mib(up.bytesReadGoal)}`,
+    up.chunkedBytesRead / up.bytesReadGoal,
+    1,
+  ),
+  row(
+    "bytes read before 413 (11 MiB, Content-Length)",
+    mib(up.declaredBytesRead),
+    `cap + 64 KiB = ${mib(up.bytesReadGoal)}`,
+    up.declaredBytesRead / up.bytesReadGoal,
+    1,
+  ),
+  row(
+    "peak memory, one 10 MiB upload",
+    mib(Math.max(up.peakExternalDeclared, up.peakExternalChunked)),
+    `body = ${mib(up.uploadBytes)}`,
+    Math.max(up.peakExternalDeclared, up.peakExternalChunked) / up.uploadBytes,
+    2,
+  ),
+);
+
+const size = await clientSize();
+rows.push(
+  row(
+    "client entry chunk, min+gz",
+    kb(size.entry),
+    "goal 5 KB",
+    size.entry / 5000,
+    1,
+  ),
+  row("all client chunks, gz", kb(size.all), "goal 20 KB", size.all / 20000, 1),
+  row(
+    "all client chunks vs DOMPurify alone (gz)",
+    kb(size.all),
+    `DOMPurify ${kb(size.dompurify)}`,
+    size.all / size.dompurify,
+    20000 / size.dompurify,
+  ),
+);
+
+const mount = await clientMount();
+rows.push(
+  row(
+    `mountCms() on ${mount.markers} plain markers`,
+    ms(mount.mountMs),
+    `bare loop ${ms(mount.baselineMs)}`,
+    mount.ratio,
+    3,
+  ),
+);
+
+const save = await clientSave();
+rows.push(
+  row(
+    `save ${save.fields} changed fields vs one`,
+    ms(save.manyMs),
+    `one field ${ms(save.oneMs)}`,
+    save.ratio,
+    1.5,
+  ),
+  row(
+    `network floor: ${save.fields} bare fetches vs one (context)`,
+    ms(save.bareManyMs),
+    `one fetch ${ms(save.bareOneMs)}`,
+    save.bareManyMs / save.bareOneMs,
+    1.5,
+  ),
+);
+
+console.table(rows);
