@@ -6,8 +6,8 @@
  * @module
  */
 
-import { h, isolate } from "./dom.ts";
-import { Icon, type IconName } from "./icons.ts";
+import type { Kit } from "./dom.ts";
+import type { IconName } from "./icons.ts";
 import { askConflict, type ConflictChoice } from "./conflict.ts";
 
 /** Live-status dot states. */
@@ -20,8 +20,8 @@ export type { ConflictChoice } from "./conflict.ts";
 export interface EditBar {
   /** Sets the dot's state and the announced status text. */
   status(state: BarState, text: string): void;
-  /** Shows a notice with optional action buttons; empty text hides it. */
-  notice(text: string, actions?: { label: string; run: () => void }[]): void;
+  /** Shows a notice with Discard (runs `discard`) and OK; both hide it. */
+  notice(text: string, discard: () => void): void;
   /** Asks the editor to resolve a conflict; one dialog at a time. */
   conflict(
     field: string,
@@ -32,50 +32,49 @@ export interface EditBar {
   destroy(): void;
 }
 
-const CSS =
-  `:host{all:initial!important;position:fixed!important;z-index:2147483000!important;left:50%!important;bottom:16px!important;transform:translateX(-50%)!important;display:block!important}
-.b{font:13px/1.3 system-ui,sans-serif;color:#f6f8fa;background:#1f2328;border-radius:12px;box-shadow:0 6px 24px #0005;padding:6px}
-.r,.n{display:flex;align-items:center;gap:6px}
-.s{display:flex;align-items:center;gap:8px;padding:0 8px;min-width:11em;max-width:28em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.d{flex:none;width:10px;height:10px;border-radius:50%;background:#3fb950;box-shadow:0 0 0 3px #3fb95033}
-[data-state=unsaved] .d{background:#d29922;box-shadow:0 0 0 3px #d2992240}
-[data-state=saving] .d{background:#58a6ff;animation:p 1s infinite alternate}
-[data-state=error] .d{background:#f85149;box-shadow:0 0 0 3px #f8514940}
-[data-state=offline] .d{background:#8b949e;box-shadow:none}
-@keyframes p{to{opacity:.3}}
-.e{padding:0 10px;border-left:1px solid #3d444d;color:#9198a1;white-space:nowrap}
-.e:empty{display:none}
-button{all:unset;display:inline-flex;align-items:center;gap:6px;padding:6px 10px;border-radius:8px;background:#2d333b;color:#f6f8fa;cursor:pointer;white-space:nowrap}
-button:hover{background:#3d444d}
-button:focus-visible{outline:2px solid #58a6ff;outline-offset:2px}
-.p{background:#1f6feb}
-.p:hover{background:#388bfd}
-.n{padding:4px 8px 8px;margin-bottom:6px;border-bottom:1px solid #3d444d}
-.n button{padding:3px 8px}
-[hidden]{display:none}`;
-
-function button(
-  label: string,
-  run: () => void,
-  primary?: boolean,
-  icon?: IconName,
-  attrs: Record<string, string> = {},
-): HTMLButtonElement {
-  const b = h("button", { type: "button", ...attrs }, label);
-  if (primary) b.className = "p";
-  if (icon) b.prepend(Icon(icon));
-  b.addEventListener("click", run);
-  return b;
-}
+// The edit bar and the conflict dialog (both in the bar's shadow root).
+const CSS = `:host{all:initial!important}
+.b{position:fixed;z-index:2147483000;right:16px;bottom:16px}
+.b,dialog{font:13px/1.3 system-ui,sans-serif;color:#f6f8fa;background:#222;border:0;border-radius:12px;padding:6px}
+.r,.n,.s{display:flex;align-items:center;gap:6px;white-space:nowrap}
+.s{padding:0 8px;max-width:28em;overflow:hidden}
+.d{flex:none;width:10px;height:10px;border-radius:50%;background:#3b5}
+[data-state=unsaved] .d{background:#d92}
+[data-state=saving] .d{background:#58f}
+[data-state=error] .d{background:#f55}
+[data-state=offline] .d{background:#888}
+.e{color:#999}
+[hidden]{display:none}
+button{all:unset;display:flex;gap:6px;padding:6px 10px;border-radius:8px;background:#444;cursor:pointer}
+button:hover,button:focus-visible{outline:2px solid #58f}
+.p{background:#16e}
+.v{display:flex;gap:12px}
+pre{background:#000;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;max-height:40vh;overflow:auto}`;
 
 /** Mounts the edit bar at the end of `document.body`. */
 export function createBar(
+  { h, isolate, Icon }: Kit,
   editor: string,
   actions: { save(): void; settings(): void; done(): void },
 ): EditBar {
+  const button = (
+    label: string,
+    run: () => void,
+    primary?: boolean,
+    icon?: IconName,
+  ) => {
+    const b = h("button", { type: "button" }, label);
+    if (primary) b.className = "p";
+    if (icon) b.prepend(Icon(icon));
+    b.onclick = run;
+    return b;
+  };
   const { host, root } = isolate("cms-edit-bar", CSS);
   const text = h("span", { role: "status", "aria-live": "polite" });
   const notice = h("div", { class: "n", role: "status", hidden: "" });
+  const save = button("Save", actions.save, true, "save");
+  save.title = "Save (Ctrl+S)";
+  save.setAttribute("aria-keyshortcuts", "Control+S Meta+S");
   const bar = h(
     "div",
     { class: "b", role: "region", "aria-label": "Edit bar" },
@@ -84,11 +83,8 @@ export function createBar(
       "div",
       { class: "r" },
       h("span", { class: "s" }, h("span", { class: "d" }), text),
-      h("span", { class: "e", title: "Signed in as" }, editor),
-      button("Save", actions.save, true, "save", {
-        title: "Save (Ctrl+S)",
-        "aria-keyshortcuts": "Control+S Meta+S",
-      }),
+      h("span", { class: "e" }, editor),
+      save,
       button("Settings", actions.settings, false, "settings"),
       button("Done", actions.done, false, "done"),
     ),
@@ -96,26 +92,28 @@ export function createBar(
   root.append(bar);
   document.body.append(host);
 
-  let queue: Promise<unknown> = Promise.resolve();
+  let queue = Promise.resolve<ConflictChoice>("cancel");
   return {
     status(state, message) {
       bar.dataset.state = state;
       if (text.textContent !== message) text.textContent = message;
     },
-    notice(message, buttons = []) {
+    notice(message, discard) {
+      const hide = () => notice.hidden = true;
       notice.replaceChildren(
         message,
-        ...buttons.map((b) => button(b.label, b.run)),
+        button("Discard", () => {
+          hide();
+          discard();
+        }),
+        button("OK", hide),
       );
-      notice.hidden = !message;
+      notice.hidden = false;
     },
-    conflict(field, mine, stored) {
-      const next = queue.then(() =>
-        askConflict(root, field, mine, stored, button)
-      );
-      queue = next;
-      return next;
-    },
+    conflict: (field, mine, stored) =>
+      queue = queue.then(() =>
+        askConflict(h, root, field, mine, stored, button)
+      ),
     destroy: () => host.remove(),
   };
 }

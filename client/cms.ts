@@ -7,12 +7,12 @@
 
 import { type BarState, createBar } from "./bar.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
-import { emit } from "./dom.ts";
-import { clearDraft, hasDrafts, readDraft, writeDraft } from "./drafts.ts";
+import type { Kit } from "./dom.ts";
+import { clearDraft, readDrafts, writeDraft } from "./drafts.ts";
 import { findMarkers, type Marker } from "./markers.ts";
 import { makePlain, plainEvents } from "./regions.ts";
 import type { RichTextController } from "./rich.ts";
-import { pool, saveField, type SaveResult } from "./save.ts";
+import { saveField } from "./save.ts";
 
 /** Options of `mountCms`: page config overrides, plus the save concurrency. */
 export interface MountOptions extends Partial<CmsConfig> {
@@ -32,106 +32,95 @@ export interface CmsHandle {
   unmount(): void;
 }
 
-type FieldState = "clean" | "dirty" | "saving" | "error";
-
-interface Field {
-  marker: Marker;
+interface Field extends Marker {
   els: HTMLElement[];
   /** Rich editors by region index (rich fields only). */
   editors?: RichTextController[];
   /** The stored value the edits are compared against. */
   base: string;
   value: string;
-  version?: string;
-  state: FieldState;
+  /** Set while saving, or after a failed save (with `reason`). Else the
+   * field is dirty or clean: `value` against `base`. */
+  state?: "saving" | "error";
   reason?: string;
 }
+
+/** "1 unsaved change", "2 unsaved changes". */
+const changes = (n: number) => `${n} unsaved change${n > 1 ? "s" : ""}`;
+
+/** Dispatches a `cms:*` event on `document`. */
+function emit(name: string, detail: unknown): void {
+  document.dispatchEvent(new CustomEvent(name, { detail }));
+}
+
+// Marks of regions whose field is not clean. A constructed stylesheet on
+// the document, added while mounted; it only matches our own attribute.
+const MARKS =
+  `[data-cms-state]{outline-offset:3px}[data-cms-state=dirty],[data-cms-state=saving]{outline:2px dashed #d92!important}[data-cms-state=error]{outline:2px solid #f55!important}`;
 
 /**
  * Starts editing the page's markers (this chunk is loaded by `mountCms` only
  * when the page has a marker). Returns `null` when no marker is valid.
  */
-export function mount(options: MountOptions = {}): CmsHandle | null {
+export function mount(kit: Kit, options: MountOptions): CmsHandle | null {
   const found = findMarkers();
   if (!found.length) return null;
-  return start(found, readConfig(options), options.concurrency ?? 6);
+  return start(kit, found, readConfig(options), options.concurrency ?? 6);
 }
 
 function start(
+  kit: Kit,
   found: Marker[],
   cfg: CmsConfig,
   concurrency: number,
 ): CmsHandle {
+  const { listen, sheet } = kit;
   const fields = new Map<string, Field>();
   for (const marker of found) {
     const el = marker.el;
     const f = fields.get(marker.id);
     if (!f) {
-      const value = marker.kind === "rich"
-        ? el.innerHTML.trim()
-        : el.textContent ?? "";
+      const value = marker.rich ? el.innerHTML.trim() : el.textContent ?? "";
       fields.set(marker.id, {
-        marker,
+        ...marker,
         els: [el],
         base: value,
         value,
-        version: marker.version,
-        state: "clean",
       });
-    } else if (f.marker.kind !== marker.kind) {
-      console.warn("cms: marker kind differs from its duplicate", el);
+    } else if (f.rich !== marker.rich) {
+      console.warn("cms: duplicate marker of another kind", el);
     } else f.els.push(el);
   }
   const list = [...fields.values()];
-  const cleanups: (() => void)[] = [];
-  const outlines = new Map<HTMLElement, [string, string]>();
+  const dirtyFields = () => list.filter((f) => f.value !== f.base);
+  const marks = sheet(MARKS);
+  const adopted = () => document.adoptedStyleSheets;
+  const cleanups: (() => void)[] = [
+    () => document.adoptedStyleSheets = adopted().filter((s) => s !== marks),
+  ];
   let alive = true;
-  let guarded = false;
+  let unguard: (() => void) | undefined;
   const guard = (e: Event) => e.preventDefault();
-
-  const on = <K extends string>(
-    target: EventTarget,
-    type: K,
-    fn: (e: Event) => void,
-    capture = false,
-  ) => {
-    target.addEventListener(type, fn, capture);
-    cleanups.push(() => target.removeEventListener(type, fn, capture));
-  };
-
-  const write = (f: Field, value: string, except = -1) => {
-    f.els.forEach((el, i) => {
-      if (i === except) return;
-      if (f.marker.kind === "plain") {
-        if (el.textContent !== value) el.textContent = value;
-      } else if (f.editors?.[i] && f.editors[i].value !== value) {
-        f.editors[i].value = value;
-      }
-    });
-  };
-
-  const persist = (f: Field) => {
-    if (f.value !== f.base) writeDraft(f.marker.id, f.version, f.base, f.value);
-    else clearDraft(f.marker.id, f.version);
-  };
 
   const changed = (f: Field, value: string, from = -1) => {
     const wasDirty = f.value !== f.base;
     f.value = value;
-    write(f, value, from);
+    f.els.forEach((el, i) => {
+      const editor = f.editors?.[i];
+      if (i === from) return;
+      if (!f.rich) {
+        if (el.textContent !== value) el.textContent = value;
+      } else if (editor && editor.value !== value) editor.value = value;
+    });
     const dirty = value !== f.base;
-    if (f.state !== "saving") {
-      if (!dirty) f.state = "clean", f.reason = undefined;
-      else if (f.state === "clean") f.state = "dirty";
-    }
-    persist(f);
-    if (dirty !== wasDirty) {
-      emit("cms:dirty", { field: f.marker.id, value, dirty });
-    }
+    // Back to the stored value clears an error; an edit keeps it.
+    if (!dirty && f.state !== "saving") f.state = undefined;
+    writeDraft(f);
+    if (dirty !== wasDirty) emit("cms:dirty", { field: f.id, value, dirty });
     render(f);
   };
 
-  const bar = createBar(cfg.editor, {
+  const bar = createBar(kit, cfg.editor, {
     save: () => void save(),
     settings: () => emit("cms:open-drawer", { editor: cfg.editor }),
     done,
@@ -139,92 +128,74 @@ function start(
 
   /** Updates the bar, and the marks of `f`'s regions when given. */
   function render(f?: Field) {
-    let state: BarState = "clean", text = "All changes saved";
-    const dirty = list.filter((f) => f.value !== f.base).length;
-    const failed = list.filter((f) => f.state === "error");
-    if (!navigator.onLine) {
-      state = "offline";
-      text = "Offline: changes are kept in this browser";
-    } else if (list.some((f) => f.state === "saving")) {
-      state = "saving";
-      text = "Saving…";
-    } else if (failed.length) {
-      state = "error";
-      text = `Not saved: ${failed[0].reason}` +
-        (failed.length > 1 ? ` (${failed.length} fields)` : "");
-    } else if (dirty) {
-      state = "unsaved";
-      text = dirty === 1 ? "1 unsaved change" : `${dirty} unsaved changes`;
-    }
+    const dirty = dirtyFields().length;
+    const failed = list.find((f) => f.state === "error");
+    const [state, text]: [BarState, string] = !navigator.onLine
+      ? ["offline", "Offline: changes are kept here"]
+      : list.some((f) => f.state === "saving")
+      ? ["saving", "Saving…"]
+      : failed
+      ? ["error", `Not saved: ${failed.reason}`]
+      : dirty
+      ? ["unsaved", changes(dirty)]
+      : ["clean", "All changes saved"];
     bar.status(state, text);
     // The unload guard exists only while something is dirty (bfcache stays
     // usable, and registering it is not free).
-    if (!dirty !== !guarded) {
-      if (dirty) addEventListener("beforeunload", guard);
-      else removeEventListener("beforeunload", guard);
-      guarded = dirty > 0;
+    if (dirty) unguard ??= listen(window, "beforeunload", guard);
+    else if (unguard) unguard = void unguard();
+    const mark = f && (f.state ?? (f.value !== f.base ? "dirty" : "clean"));
+    // The marks stylesheet is adopted at the first mark, not at mount: a
+    // document stylesheet makes the page recompute every style.
+    if (mark && !adopted().includes(marks)) {
+      document.adoptedStyleSheets = [...adopted(), marks];
     }
-    if (f) {
-      for (const el of f.els) {
-        const style = el.style;
-        if (!outlines.has(el)) {
-          outlines.set(el, [style.outline, style.outlineOffset]);
-        }
-        el.dataset.cmsState = f.state;
-        const [outline, offset] = outlines.get(el)!;
-        style.outline = f.state === "error"
-          ? "2px solid #cf222e"
-          : f.state === "clean"
-          ? outline
-          : "2px dashed #d29922";
-        style.outlineOffset = f.state === "clean" ? offset : "3px";
-        if (f.state === "error") el.setAttribute("aria-invalid", "true");
-        else el.removeAttribute("aria-invalid");
-      }
+    for (const el of f?.els ?? []) {
+      el.dataset.cmsState = mark;
+      if (mark === "error") el.setAttribute("aria-invalid", "true");
+      else el.removeAttribute("aria-invalid");
     }
   }
 
   async function saveOne(f: Field): Promise<void> {
-    const sent = f.value;
+    const { id, collection, key, field, version, value } = f;
     f.state = "saving";
     render(f);
-    const { collection, key, field } = f.marker;
-    const r: SaveResult = await saveField(cfg.save, {
+    const r = await saveField(cfg.save, {
       collection,
       key,
       field,
-      value: sent,
-      ...(f.version !== undefined ? { version: f.version } : {}),
+      value,
+      version,
     });
     if (!alive) return;
-    if (r.ok) {
-      rebase(f, sent, f.version !== undefined ? r.version : undefined);
-      f.state = f.value === f.base ? "clean" : "dirty";
-      f.reason = undefined;
-      persist(f);
-      emit("cms:saved", {
-        field: f.marker.id,
-        value: sent,
-        version: r.version,
-      });
-    } else if (r.conflict) {
-      f.state = "error";
+    let conflict: { value?: unknown; version?: string } | undefined;
+    try {
+      if (r.status === 409) conflict = JSON.parse(r.text);
+    } catch { /* not the conflict JSON: a plain error */ }
+    f.state = "error";
+    if (r.status >= 200 && r.status < 300) {
+      rebase(f, value, version && r.version);
+      f.state = undefined;
+      writeDraft(f);
+      emit("cms:saved", { field: id, value, version: r.version });
+    } else if (conflict) {
+      const stored = typeof conflict.value === "string" ? conflict.value : "";
       f.reason = "changed elsewhere";
       emit("cms:conflict", {
-        field: f.marker.id,
+        field: id,
         value: f.value,
-        stored: r.value,
-        version: r.version,
+        stored,
+        version: conflict.version,
       });
-      void resolve(f, r.value, r.version);
+      void resolve(f, stored, conflict.version);
     } else {
-      f.state = "error";
-      f.reason = r.reason;
+      f.reason = r.text.trim().slice(0, 200) || `HTTP ${r.status}`;
       emit("cms:error", {
-        field: f.marker.id,
-        value: sent,
+        field: id,
+        value,
         status: r.status,
-        reason: r.reason,
+        reason: f.reason,
       });
     }
     render(f);
@@ -232,7 +203,7 @@ function start(
 
   /** The stored value is now `base` (at `version`): move the draft along. */
   function rebase(f: Field, base: string, version?: string) {
-    clearDraft(f.marker.id, f.version);
+    clearDraft(f);
     f.base = base;
     if (version) {
       f.version = version;
@@ -241,7 +212,7 @@ function start(
   }
 
   async function resolve(f: Field, stored: string, version?: string) {
-    const choice = await bar.conflict(f.marker.id, f.value, stored);
+    const choice = await bar.conflict(f.id, f.value, stored);
     if (!alive || choice === "cancel") return;
     rebase(f, stored, version);
     if (choice === "mine") {
@@ -250,15 +221,19 @@ function start(
     } else changed(f, stored);
   }
 
+  /** Saves the changed fields, at most `concurrency` requests at a time. */
   async function save() {
-    const todo = list.filter((f) => f.value !== f.base && f.state !== "saving");
-    await pool(todo, concurrency, saveOne);
+    const todo = dirtyFields().filter((f) => f.state !== "saving");
+    const worker = async () => {
+      for (let f; (f = todo.shift());) await saveOne(f);
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
   }
 
   function done() {
-    const dirty = list.filter((f) => f.value !== f.base);
+    const dirty = dirtyFields();
     if (dirty.length && !confirm("Discard your unsaved changes?")) return;
-    for (const f of dirty) clearDraft(f.marker.id, f.version);
+    dirty.forEach(clearDraft);
     unmount();
     location.assign(cfg.exit);
   }
@@ -266,15 +241,14 @@ function start(
   function unmount() {
     if (!alive) return;
     alive = false;
+    unguard?.();
     for (const fn of cleanups.splice(0).reverse()) fn();
-    removeEventListener("beforeunload", guard);
-    for (const f of list) f.editors?.forEach((e) => e?.destroy());
-    for (const [el, [outline, offset]] of outlines) {
-      el.style.outline = outline;
-      el.style.outlineOffset = offset;
-      if (!el.getAttribute("style")) el.removeAttribute("style");
-      delete el.dataset.cmsState;
-      el.removeAttribute("aria-invalid");
+    for (const f of list) {
+      f.editors?.forEach((e) => e?.destroy());
+      for (const el of f.els) {
+        delete el.dataset.cmsState;
+        el.removeAttribute("aria-invalid");
+      }
     }
     bar.destroy();
   }
@@ -285,62 +259,52 @@ function start(
   /** The region an event target belongs to (targets may be inner elements). */
   const regionOf = (target: EventTarget | null) => {
     const el = (target as Element | null)?.closest?.("[data-cms-field]");
-    return el ? where.get(el) && el as HTMLElement : undefined;
+    return el && where.has(el) ? el as HTMLElement : undefined;
   };
-  const editable: [HTMLElement, string | null][] = [];
   for (const f of list) {
     f.els.forEach((el, i) => {
       where.set(el, f);
-      if (f.marker.kind === "rich") rich.push([f, i]);
-      else editable.push([el, makePlain(el)]);
+      if (f.rich) rich.push([f, i]);
+      else cleanups.push(makePlain(kit, el));
     });
   }
-  cleanups.push(() => {
-    for (const [el, before] of editable) {
-      if (before === null) el.removeAttribute("contenteditable");
-      else el.setAttribute("contenteditable", before);
-    }
-  });
-  cleanups.push(plainEvents(
-    (target) => {
-      const el = regionOf(target);
-      return el && where.get(el)!.marker.kind === "plain" ? el : undefined;
-    },
-    (el) => {
-      const f = where.get(el)!;
-      changed(f, el.textContent ?? "", f.els.indexOf(el));
-    },
-  ));
-
-  on(document, "keydown", (e) => {
-    const k = e as KeyboardEvent;
-    if ((k.ctrlKey || k.metaKey) && k.key.toLowerCase() === "s") {
-      k.preventDefault();
-      void save();
-    } else if (k.key === "Escape" && regionOf(k.target)) {
-      const f = where.get(regionOf(k.target)!)!;
-      changed(f, f.base);
-    }
-  }, true);
-  on(window, "online", () => render());
-  on(window, "offline", () => render());
+  cleanups.push(
+    ...plainEvents(
+      kit,
+      (target) => {
+        const el = regionOf(target);
+        return el && !where.get(el)!.rich ? el : undefined;
+      },
+      (el) => {
+        const f = where.get(el)!;
+        changed(f, el.textContent ?? "", f.els.indexOf(el));
+      },
+    ),
+    listen<KeyboardEvent>(document, "keydown", (k) => {
+      const el = regionOf(k.target);
+      if ((k.ctrlKey || k.metaKey) && k.key.toLowerCase() === "s") {
+        k.preventDefault();
+        void save();
+      } else if (k.key === "Escape" && el) {
+        const f = where.get(el)!;
+        changed(f, f.base);
+      }
+    }, true),
+    listen(window, "online", () => render()),
+    listen(window, "offline", () => render()),
+  );
 
   const ready = (async () => {
     if (rich.length) {
       const { attachRich } = await import("./rich.ts");
       if (!alive) return;
       for (const [f, i] of rich) {
-        (f.editors ??= [])[i] = attachRich(f.els[i], {
+        (f.editors ??= [])[i] = attachRich(kit, f.els[i], {
           media: cfg.media,
-          label: f.marker.field,
+          label: f.field,
           onChange: (value) => changed(f, value, i),
           onError: (status, reason) =>
-            emit("cms:error", {
-              field: f.marker.id,
-              status,
-              reason,
-              upload: true,
-            }),
+            emit("cms:error", { field: f.id, status, reason, upload: true }),
         });
       }
     }
@@ -348,30 +312,18 @@ function start(
   })();
 
   function restoreDrafts() {
-    const restored: Field[] = [];
-    if (!hasDrafts()) return;
-    for (const f of list) {
-      const draft = readDraft(f.marker.id, f.version, f.base);
-      if (draft !== undefined) {
-        changed(f, draft);
-        restored.push(f);
-      }
+    const drafts = readDrafts();
+    const restored = drafts && list.filter((f) => {
+      const draft = drafts(f);
+      if (draft !== undefined) changed(f, draft);
+      return draft !== undefined;
+    });
+    if (restored?.[0]) {
+      bar.notice(
+        `Restored ${changes(restored.length)}.`,
+        () => restored.forEach((f) => changed(f, f.base)),
+      );
     }
-    if (!restored.length) return;
-    const n = restored.length;
-    bar.notice(
-      `Restored ${n} unsaved change${n > 1 ? "s" : ""} from this browser.`,
-      [
-        {
-          label: "Discard",
-          run: () => {
-            for (const f of restored) changed(f, f.base);
-            bar.notice("");
-          },
-        },
-        { label: "OK", run: () => bar.notice("") },
-      ],
-    );
   }
 
   render();

@@ -19,31 +19,24 @@ export interface CmsConfig {
 
 /** Reads the page config, then applies `overrides`. */
 export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
-  let page: Partial<CmsConfig> = {};
-  const script = document.getElementById("cms-config");
-  if (script?.textContent) {
-    try {
-      const parsed = JSON.parse(script.textContent);
-      if (parsed && typeof parsed === "object") page = parsed;
-    } catch {
-      console.warn("cms: #cms-config is not valid JSON; using defaults");
-    }
+  let page: Partial<CmsConfig> | null = null;
+  const json = document.getElementById("cms-config")?.textContent;
+  try {
+    if (json) page = JSON.parse(json);
+  } catch {
+    console.warn("cms: #cms-config is not JSON; using defaults");
   }
-  const pick = (name: keyof CmsConfig, fallback: string): string => {
-    const v = overrides[name] ?? page[name];
-    return typeof v === "string" ? v : fallback;
+  const exit = new URL(location.href);
+  exit.searchParams.delete("edit");
+  const config: CmsConfig = {
+    save: "/api/cms/save",
+    media: "/api/cms/media",
+    editor: "",
+    exit: exit.href,
   };
-  return {
-    save: pick("save", "/api/cms/save"),
-    media: pick("media", "/api/cms/media"),
-    editor: pick("editor", ""),
-    exit: pick("exit", defaultExit()),
-  };
-}
-
-/** The current URL without its `edit` query parameter. */
-function defaultExit(): string {
-  const url = new URL(location.href);
-  url.searchParams.delete("edit");
-  return url.href;
+  for (const name of Object.keys(config) as (keyof CmsConfig)[]) {
+    const v = overrides[name] ?? page?.[name];
+    if (typeof v === "string") config[name] = v;
+  }
+  return config;
 }

@@ -1,14 +1,44 @@
 /**
  * Tiny DOM helpers shared by the edit bar and the rich text toolbar.
  *
+ * Only the entry chunk imports this module (and the icons). It hands them to
+ * the lazy chunks as a {@linkcode Kit}, whose type is all they import: so
+ * `deno bundle --code-splitting` emits no shared chunk, and the helpers ship
+ * once, inside the tiny entry.
+ *
  * @module
  */
+
+import type { Icon } from "./icons.ts";
+
+/** The helpers the lazy chunks (session, rich text editor) get from the entry. */
+export interface Kit {
+  h: typeof h;
+  isolate: typeof isolate;
+  sheet: typeof sheet;
+  listen: typeof listen;
+  editable: typeof editable;
+  Icon: typeof Icon;
+}
 
 const sheets = new Map<string, CSSStyleSheet>();
 
 /**
- * Creates `<tag>` with an open shadow root styled by `css` (a constructed
- * stylesheet, shared between hosts). Host page CSS stays out; ours stays in.
+ * The constructed stylesheet for `css` (not subject to a page's `style-src`
+ * CSP), parsed once and shared.
+ */
+export function sheet(css: string): CSSStyleSheet {
+  let s = sheets.get(css);
+  if (!s) {
+    sheets.set(css, s = new CSSStyleSheet());
+    s.replaceSync(css);
+  }
+  return s;
+}
+
+/**
+ * Creates `<tag>` with an open shadow root styled by `css`. Host page CSS
+ * stays out; ours stays in.
  */
 export function isolate(
   tag: string,
@@ -20,17 +50,6 @@ export function isolate(
   return { host, root };
 }
 
-/** A constructed stylesheet for `css`, created once and shared. */
-export function sheet(css: string): CSSStyleSheet {
-  let s = sheets.get(css);
-  if (!s) {
-    s = new CSSStyleSheet();
-    s.replaceSync(css);
-    sheets.set(css, s);
-  }
-  return s;
-}
-
 /** Creates an element with attributes and children. */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -38,12 +57,31 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   ...children: (Node | string)[]
 ): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  for (const k in attrs) el.setAttribute(k, attrs[k]);
   el.append(...children);
   return el;
 }
 
-/** Dispatches a `cms:*` event on `document`. */
-export function emit(name: string, detail: unknown): void {
-  document.dispatchEvent(new CustomEvent(name, { detail }));
+/**
+ * Sets `el`'s `contenteditable` to `value` (throws on a value the engine
+ * does not know) and returns the function restoring its previous attribute.
+ */
+export function editable(el: HTMLElement, value: string): () => void {
+  const before = el.getAttribute("contenteditable");
+  el.contentEditable = value;
+  return () =>
+    before === null
+      ? el.removeAttribute("contenteditable")
+      : el.setAttribute("contenteditable", before);
+}
+
+/** Adds a listener and returns the function that removes it. */
+export function listen<E extends Event = Event>(
+  target: EventTarget,
+  type: string,
+  fn: (e: E) => void,
+  capture = false,
+): () => void {
+  target.addEventListener(type, fn as EventListener, capture);
+  return () => target.removeEventListener(type, fn as EventListener, capture);
 }

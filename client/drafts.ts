@@ -1,62 +1,60 @@
 /**
  * Local drafts of unsaved field values, kept in `localStorage` under
- * `cms-draft:<collection:key:field>:<version>`.
+ * `cms-draft:<collection:key:field>:<version>` as `{base, value}`. Storage
+ * errors (quota, privacy mode) are ignored: drafts are best effort.
  *
  * @module
  */
 
-/** The storage key of a field's draft. */
-export function draftKey(id: string, version = ""): string {
-  return `cms-draft:${id}:${version}`;
+const PREFIX = "cms-draft:";
+
+/** A field as far as drafts are concerned. */
+export interface DraftField {
+  id: string;
+  version?: string;
+  /** The stored value the draft was made from. */
+  base: string;
+  value: string;
 }
 
-/** Whether any draft is stored at all (one pass over the storage keys). */
-export function hasDrafts(): boolean {
+function storage<T>(fn: (s: Storage) => T): T | undefined {
   try {
-    for (let i = 0; i < localStorage.length; i++) {
-      if (localStorage.key(i)?.startsWith("cms-draft:")) return true;
-    }
-  } catch { /* storage unavailable */ }
-  return false;
+    return fn(localStorage);
+  } catch { /* storage unavailable or corrupt */ }
 }
+
+const keyOf = (f: { id: string; version?: string }) =>
+  `${PREFIX}${f.id}:${f.version ?? ""}`;
 
 /**
- * Reads a draft. It only counts when it was made from the same stored
- * value (`base`), so an unversioned field never resurrects a stale draft.
+ * Returns the lookup of a field's draft, or `undefined` when no draft is
+ * stored at all (one pass over the storage keys). A draft only counts when
+ * it was made from the same stored value (`base`), so an unversioned field
+ * never resurrects a stale draft.
  */
-export function readDraft(
-  id: string,
-  version: string | undefined,
-  base: string,
-): string | undefined {
-  try {
-    const raw = localStorage.getItem(draftKey(id, version));
-    if (!raw) return;
-    const d = JSON.parse(raw);
-    if (d?.base === base && typeof d.value === "string" && d.value !== base) {
-      return d.value;
-    }
-  } catch { /* storage unavailable or corrupt: no draft */ }
+export function readDrafts():
+  | ((f: DraftField) => string | undefined)
+  | undefined {
+  if (storage((s) => Object.keys(s).some((k) => k.startsWith(PREFIX)))) {
+    return (f) =>
+      storage((s) => {
+        const d = JSON.parse(s.getItem(keyOf(f))!);
+        const ok = d?.base === f.base && typeof d.value === "string";
+        if (ok && d.value !== f.base) return d.value;
+      });
+  }
 }
 
-/** Stores a draft of `value`, made from the stored value `base`. */
-export function writeDraft(
-  id: string,
-  version: string | undefined,
-  base: string,
-  value: string,
-): void {
-  try {
-    localStorage.setItem(
-      draftKey(id, version),
-      JSON.stringify({ base, value }),
-    );
-  } catch { /* quota or privacy mode: drafts are best effort */ }
+/** Stores the field's value as a draft, or removes the draft when clean. */
+export function writeDraft(f: DraftField): void {
+  storage((s) =>
+    f.value === f.base
+      ? s.removeItem(keyOf(f))
+      : s.setItem(keyOf(f), JSON.stringify({ base: f.base, value: f.value }))
+  );
 }
 
-/** Removes a field's draft. */
-export function clearDraft(id: string, version: string | undefined): void {
-  try {
-    localStorage.removeItem(draftKey(id, version));
-  } catch { /* ignore */ }
+/** Removes the field's draft. */
+export function clearDraft(f: { id: string; version?: string }): void {
+  storage((s) => s.removeItem(keyOf(f)));
 }

@@ -24,7 +24,7 @@ const PATHS: Record<IconName, string> = {
   link:
     "M10 14a4 4 0 0 0 6 0l3-3a4 4 0 0 0-6-6l-1 1m2 4a4 4 0 0 0-6 0l-3 3a4 4 0 0 0 6 6l1-1",
   heading: "M6 5v14M18 5v14M6 12h12",
-  list: "M9 6h11M9 12h11M9 18h11M4.5 6h.01M4.5 12h.01M4.5 18h.01",
+  list: "M9 6h11M9 12h11M9 18h11M4 6h1M4 12h1M4 18h1",
   ordered: "M10 6h10M10 12h10M10 18h10M4 5l1-1v5M4 15h2l-2 3h2",
   image: "M4 5h16v14H4zm0 11 4-4 4 4 3-3 5 5M15 9h.01",
   save: "M5 4h11l3 3v13H5zM8 4v5h7V4M8 20v-6h8v6",
@@ -32,8 +32,6 @@ const PATHS: Record<IconName, string> = {
   done: "M5 12l5 5L19 7",
   close: "M6 6l12 12M18 6 6 18",
 };
-
-const parsed = new Map<string, SVGSVGElement>();
 
 /**
  * Creates one icon of the edit bar's set as an `<svg>` element (24×24
@@ -51,14 +49,10 @@ export function Icon(name: IconName): SVGSVGElement {
   if (!Object.hasOwn(PATHS, name)) {
     throw new TypeError(`unknown icon ${name}`);
   }
-  let svg = parsed.get(name);
-  if (!svg) {
-    const t = document.createElement("template");
-    t.innerHTML =
-      `<svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false" data-icon="${name}"><path d="${
-        PATHS[name]
-      }"/></svg>`;
-    parsed.set(name, svg = t.content.firstChild as SVGSVGElement);
-  }
-  return svg.cloneNode(true) as SVGSVGElement;
+  const t = document.createElement("template");
+  t.innerHTML =
+    `<svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" data-icon="${name}"><path d="${
+      PATHS[name]
+    }"/></svg>`;
+  return t.content.firstChild as SVGSVGElement;
 }

@@ -15,43 +15,39 @@ export interface Marker {
   key: string;
   /** Field name, `name` or `name.<index>` for a list item. */
   field: string;
-  /** `rich` when `data-cms-type="richtext"`, else `plain`. */
-  kind: "plain" | "rich";
+  /** Whether `data-cms-type="richtext"` (else a plain region). */
+  rich: boolean;
   /** `data-cms-version`, when present. */
   version?: string;
 }
 
-const PART = "[^:\\s]+";
-const FIELD = "[A-Za-z_$][\\w$-]*(?:\\.(?:0|[1-9]\\d*))?";
-const MARKER = new RegExp(`^(${PART}):(${PART}):(${FIELD})$`);
+// collection:key:field; a field is a name, or `name.<index>` for a list item.
+const MARKER = /^([^:\s]+):([^:\s]+):([A-Za-z_$][\w$-]*(?:\.(?:0|[1-9]\d*))?)$/;
 
-/** Parses one marker element, or warns and returns `null` when malformed. */
-export function parseMarker(el: HTMLElement): Marker | null {
-  const id = el.getAttribute("data-cms-field") ?? "";
-  const type = el.getAttribute("data-cms-type");
-  const m = MARKER.exec(id);
-  if (!m || (type !== null && type !== "richtext")) {
-    console.warn("cms: ignoring malformed marker", id, type ?? "", el);
-    return null;
-  }
-  const version = el.getAttribute("data-cms-version") ?? undefined;
-  return {
-    el,
-    id,
-    collection: m[1],
-    key: m[2],
-    field: m[3],
-    kind: type ? "rich" : "plain",
-    version,
-  };
-}
-
-/** Finds and parses all marker elements under `root`, in document order. */
-export function findMarkers(root: ParentNode = document): Marker[] {
+/**
+ * Finds and parses all marker elements of the page, in document order.
+ * Malformed markers get a console warning and are skipped.
+ */
+export function findMarkers(): Marker[] {
   const out: Marker[] = [];
-  for (const el of root.querySelectorAll<HTMLElement>("[data-cms-field]")) {
-    const marker = parseMarker(el);
-    if (marker) out.push(marker);
+  for (const el of document.querySelectorAll<HTMLElement>("[data-cms-field]")) {
+    const attr = (name: string) => el.getAttribute(`data-cms-${name}`);
+    const id = attr("field")!;
+    const type = attr("type");
+    const m = MARKER.exec(id);
+    if (!m || (type !== null && type !== "richtext")) {
+      console.warn("cms: malformed marker", el);
+    } else {
+      out.push({
+        el,
+        id,
+        collection: m[1],
+        key: m[2],
+        field: m[3],
+        rich: !!type,
+        version: attr("version") ?? undefined,
+      });
+    }
   }
   return out;
 }

@@ -28,8 +28,11 @@
  */
 
 import type { RichTextController, RichTextOptions } from "./rich.ts";
+import { editable, h, isolate, type Kit, listen, sheet } from "./dom.ts";
+import { Icon } from "./icons.ts";
 
-export { Icon, type IconName } from "./icons.ts";
+export { Icon };
+export type { IconName } from "./icons.ts";
 export type { CmsHandle, MountOptions } from "./cms.ts";
 export type { CmsConfig } from "./config.ts";
 export type { RichTextController, RichTextOptions } from "./rich.ts";
@@ -38,10 +41,12 @@ import type { CmsHandle, MountOptions } from "./cms.ts";
 let current: CmsHandle | undefined;
 let loaded: typeof import("./cms.ts") | undefined;
 
+const kit: Kit = { h, isolate, sheet, listen, editable, Icon };
+
 const NOTHING: CmsHandle = {
   fields: 0,
   ready: Promise.resolve(),
-  save: () => Promise.resolve(),
+  save: async () => {},
   unmount() {},
 };
 
@@ -63,20 +68,16 @@ const NOTHING: CmsHandle = {
  * ```
  */
 export function mountCms(options: MountOptions = {}): CmsHandle {
+  const has = (attr: string) => document.querySelector(`[data-cms-${attr}]`);
   if (current) return current;
-  if (!document.querySelector("[data-cms-field]")) return NOTHING;
+  if (!has("field")) return NOTHING;
   // Fetch the rich chunk in parallel with the editing session.
-  if (document.querySelector("[data-cms-type=richtext]")) {
-    import("./rich.ts").catch(() => {});
-  }
+  if (has("type=richtext")) import("./rich.ts").catch(() => {});
   let session: CmsHandle | null = null, stopped = false;
-  const start = (m: typeof import("./cms.ts")) => {
-    loaded = m;
-    if (!stopped) session = m.mount(options);
-    if (!session && current === handle) current = undefined;
-    return session?.ready;
+  const forget = () => {
+    if (current === handle) current = undefined;
   };
-  const handle = {
+  const handle: { -readonly [K in keyof CmsHandle]: CmsHandle[K] } = {
     get fields() {
       return session?.fields ?? 0;
     },
@@ -88,15 +89,20 @@ export function mountCms(options: MountOptions = {}): CmsHandle {
     unmount() {
       stopped = true;
       session?.unmount();
-      if (current === handle) current = undefined;
+      forget();
     },
   };
-  current = handle;
+  const start = (m: typeof import("./cms.ts")) => {
+    loaded = m;
+    if (!stopped) session = m.mount(kit, options);
+    if (!session) forget();
+    return session?.ready;
+  };
   // Once loaded, later mounts (after an unmount) start synchronously.
   handle.ready = loaded
     ? Promise.resolve(start(loaded))
     : import("./cms.ts").then(start);
-  return handle;
+  return current = handle;
 }
 
 /**
@@ -119,7 +125,7 @@ export async function mountRichText(
   options: RichTextOptions = {},
 ): Promise<RichTextController> {
   const { attachRich } = await import("./rich.ts");
-  return attachRich(element, options);
+  return attachRich(kit, element, options);
 }
 
 /** The element returned by {@linkcode RichText}. */
@@ -142,9 +148,8 @@ export interface RichTextElement extends HTMLDivElement {
  * ```
  */
 export function RichText(options: RichTextOptions = {}): RichTextElement {
-  const wrapper = document.createElement("div");
-  const area = document.createElement("div");
-  area.style.minHeight = "4em";
-  wrapper.append(area);
-  return Object.assign(wrapper, { ready: mountRichText(area, options) });
+  const area = h("div", { style: "min-height:4em" });
+  return Object.assign(h("div", {}, area), {
+    ready: mountRichText(area, options),
+  });
 }

@@ -4,77 +4,55 @@
  * @module
  */
 
-let plaintextOnly: boolean | undefined;
+import type { Kit } from "./dom.ts";
 
-/** Whether this engine supports `contenteditable="plaintext-only"`. */
-export function supportsPlaintextOnly(): boolean {
-  if (plaintextOnly === undefined) {
-    const probe = document.createElement("div");
-    try {
-      probe.contentEditable = "plaintext-only";
-      plaintextOnly = probe.contentEditable === "plaintext-only";
-    } catch {
-      plaintextOnly = false;
-    }
-  }
-  return plaintextOnly;
-}
-
-/** Collapses line breaks (and the spaces around them) into one space. */
+/** Collapses each run of white space holding a line break into one space. */
 export function oneLine(text: string): string {
-  return text.replace(/[^\S\r\n]*[\r\n]+[^\S\r\n]*/g, " ");
-}
-
-/** Inserts text at the caret, keeping the browser's undo stack. */
-export function insertText(text: string): void {
-  if (!document.execCommand("insertText", false, text)) {
-    const sel = getSelection();
-    if (!sel?.rangeCount) return;
-    const range = sel.getRangeAt(0);
-    range.deleteContents();
-    range.insertNode(document.createTextNode(text));
-    range.collapse(false);
-  }
+  return text.replace(/\s*[\r\n]\s*/g, " ");
 }
 
 /**
- * Makes `el` editable as plain text. Returns its previous `contenteditable`
- * attribute, for restoring.
+ * Makes `el` editable as plain text: `contenteditable="plaintext-only"`
+ * where the engine supports it (others throw on the unknown value), else
+ * `true`. Returns the function restoring its previous attribute.
  */
-export function makePlain(el: HTMLElement): string | null {
-  const before = el.getAttribute("contenteditable");
-  el.contentEditable = supportsPlaintextOnly() ? "plaintext-only" : "true";
-  return before;
+export function makePlain({ editable }: Kit, el: HTMLElement): () => void {
+  try {
+    return editable(el, "plaintext-only");
+  } catch {
+    return editable(el, "true");
+  }
 }
 
 /**
  * Single-line, plain-text behaviour for every plain region, through four
  * listeners on `document` (one set, however many regions). `region` maps an
  * event target to its plain region, if any; `onInput` runs after each edit.
- * Returns a function removing the listeners.
+ * Returns the functions removing the listeners.
  */
 export function plainEvents(
+  { listen }: Kit,
   region: (target: EventTarget | null) => HTMLElement | undefined,
   onInput: (el: HTMLElement) => void,
-): () => void {
-  const handlers: Record<string, (e: Event) => void> = {
+): (() => void)[] {
+  const handlers: Record<string, (e: Event, el: HTMLElement) => void> = {
     keydown(e) {
       const k = e as KeyboardEvent;
       if (k.key === "Enter" && !k.isComposing) e.preventDefault();
     },
     beforeinput(e) {
-      const type = (e as InputEvent).inputType;
-      if (type === "insertParagraph" || type === "insertLineBreak") {
+      if (/^insert(Paragraph|LineBreak)$/.test((e as InputEvent).inputType)) {
         e.preventDefault();
       }
     },
     paste(e) {
-      e.preventDefault();
+      // Inserted as plain text on one line (keeping the undo stack); where
+      // the command fails, the native paste runs and `input` cleans up.
       const data = (e as ClipboardEvent).clipboardData;
-      insertText(oneLine(data?.getData("text/plain") ?? ""));
+      const text = oneLine(data?.getData("text/plain") ?? "");
+      if (document.execCommand("insertText", false, text)) e.preventDefault();
     },
-    input(e) {
-      const el = region(e.target)!;
+    input(_, el) {
       // Fallback engines may still sneak in markup or line breaks.
       const text = el.textContent ?? "";
       if (el.childElementCount || /[\r\n]/.test(text)) {
@@ -83,11 +61,10 @@ export function plainEvents(
       onInput(el);
     },
   };
-  const entries = Object.entries(handlers).map(([type, fn]) =>
-    [type, (e: Event) => region(e.target) && fn(e)] as const
+  return Object.keys(handlers).map((type) =>
+    listen(document, type, (e) => {
+      const el = region(e.target);
+      if (el) handlers[type](e, el);
+    })
   );
-  for (const [type, fn] of entries) document.addEventListener(type, fn);
-  return () => {
-    for (const [type, fn] of entries) document.removeEventListener(type, fn);
-  };
 }

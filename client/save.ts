@@ -1,14 +1,8 @@
 /**
- * One save request per field, and a small concurrency pool.
+ * One save request per field.
  *
  * @module
  */
-
-/** What the save endpoint answered for one field. */
-export type SaveResult =
-  | { ok: true; version?: string }
-  | { ok: false; conflict: true; value: string; version?: string }
-  | { ok: false; conflict?: false; status: number; reason: string };
 
 /** The JSON body of a save request. */
 export interface SaveBody {
@@ -19,52 +13,36 @@ export interface SaveBody {
   version?: string;
 }
 
-/** Sends one `PATCH` to the save endpoint and classifies the answer. */
+/** What the save endpoint answered. */
+export interface SaveAnswer {
+  /** HTTP status; 0 when the request got no answer. */
+  status: number;
+  /** The body (a short reason, or the 409 JSON), or why there was no answer. */
+  text: string;
+  /** The `CMS-Version` header, if any. */
+  version?: string;
+}
+
+/** Sends one `PATCH` to the save endpoint. Never rejects. */
 export async function saveField(
   url: string,
   body: SaveBody,
-): Promise<SaveResult> {
-  let res: Response;
+): Promise<SaveAnswer> {
   try {
-    res = await fetch(url, {
+    const res = await fetch(url, {
       method: "PATCH",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
-      credentials: "same-origin",
     });
+    return {
+      status: res.status,
+      text: await res.text(),
+      version: res.headers.get("cms-version") ?? undefined,
+    };
   } catch {
     return {
-      ok: false,
       status: 0,
-      reason: navigator.onLine ? "server unreachable" : "offline",
+      text: navigator.onLine ? "server unreachable" : "offline",
     };
   }
-  const version = res.headers.get("cms-version") ?? undefined;
-  if (res.ok) return { ok: true, version };
-  const text = await res.text().catch(() => "");
-  if (res.status === 409) {
-    try {
-      const data = JSON.parse(text);
-      const value = typeof data.value === "string" ? data.value : "";
-      return { ok: false, conflict: true, value, version: data.version };
-    } catch { /* fall through to a plain error */ }
-  }
-  const reason = text.trim().slice(0, 200) || res.statusText ||
-    `HTTP ${res.status}`;
-  return { ok: false, status: res.status, reason };
-}
-
-/** Runs `task` over `items`, at most `limit` at a time. */
-export async function pool<T>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]);
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, worker),
-  );
 }

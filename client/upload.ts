@@ -1,6 +1,7 @@
 /**
- * Image upload to the media endpoint: the raw file as the body, over
- * XMLHttpRequest so the editor can show upload progress.
+ * Image upload to the media endpoint: the raw file as the body (its
+ * `Content-Type` is the file's type; the endpoint sniffs the bytes anyway),
+ * over XMLHttpRequest so the editor can show upload progress.
  *
  * @module
  */
@@ -14,48 +15,35 @@ export interface UploadedImage {
   type?: string;
 }
 
-/** A failed upload: HTTP status (0 for the network) and a readable reason. */
-export class UploadError extends Error {
+/** Why an upload failed: what `uploadImage` rejects with. */
+export interface UploadFailure {
   /** HTTP status, or 0 when the request never got an answer. */
-  readonly status: number;
-  /** Makes an error from a status and the server's short reason. */
-  constructor(status: number, reason: string) {
-    super(reason);
-    this.status = status;
-  }
+  status: number;
+  /** The server's short plain-text reason, or a fallback. */
+  reason: string;
 }
 
-const REASONS: Record<number, string> = {
-  0: "server unreachable",
-  403: "not allowed",
-  413: "file too large",
-  415: "not a supported image",
-  422: "image too large",
-};
-
-/** POSTs `file` to `url`, reporting progress as a fraction from 0 to 1. */
+/**
+ * POSTs `file` to `url`, reporting progress as a fraction from 0 to 1.
+ * Rejects with an {@linkcode UploadFailure}.
+ */
 export function uploadImage(
   url: string,
   file: Blob,
-  onProgress?: (fraction: number) => void,
+  onProgress: (fraction: number) => void,
 ): Promise<UploadedImage> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", url);
-    xhr.setRequestHeader(
-      "content-type",
-      file.type || "application/octet-stream",
-    );
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress?.(e.loaded / e.total);
-    };
     const fail = (status: number, text = "") =>
-      reject(
-        new UploadError(
-          status,
-          text.trim().slice(0, 200) || REASONS[status] || `HTTP ${status}`,
-        ),
-      );
+      reject({
+        status,
+        reason: text.trim().slice(0, 200) ||
+          (status ? `HTTP ${status}` : "server unreachable"),
+      });
+    xhr.open("POST", url);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
     xhr.onerror = () => fail(0);
     xhr.onload = () => {
       if (xhr.status !== 200) return fail(xhr.status, xhr.responseText);
@@ -65,7 +53,7 @@ export function uploadImage(
           Number.isInteger(data.width) && Number.isInteger(data.height);
         if (ok) return resolve(data);
       } catch { /* below */ }
-      fail(502, "unexpected answer from the media endpoint");
+      fail(502, "bad answer from the media endpoint");
     };
     xhr.send(file);
   });
