@@ -5,6 +5,7 @@
  * @module
  */
 import { readBody } from "../server/body.ts";
+import { text } from "../server/http.ts";
 import { createMediaHandler } from "../server/media.ts";
 import { isCrossSite } from "../server/origin.ts";
 import { createSaveHandler } from "../server/save.ts";
@@ -53,6 +54,8 @@ const CLIENT_PREFIX = "/cms/";
 const CLIENT_ENTRY = CLIENT_PREFIX + "mod.js";
 const DRAWER_PATH = "/demo/drawer.js";
 const DRAWER_SOURCE = new URL("./drawer.js", import.meta.url);
+/** A stand-in origin for parsing same-site paths. */
+const SITE = "http://site.invalid";
 
 /** Creates the demo's `(req) => Response` handler. */
 export async function createDemoApp(
@@ -91,7 +94,7 @@ export async function createDemoApp(
     if (req.method !== "POST") return methodNotAllowed("GET, HEAD, POST");
     if (isCrossSite(req)) return forbidden("Cross-site login refused.");
     const form = await readForm(req);
-    if (!form) return text(400, "Expected a form body");
+    if (form instanceof Response) return form;
     const next = safeNext(form.get("next"));
     const password = form.get("password");
     if (
@@ -135,23 +138,22 @@ export async function createDemoApp(
     const url = new URL(req.url);
     const path = url.pathname;
     try {
-      if (path === "/") {
-        if (req.method !== "GET" && req.method !== "HEAD") {
-          return methodNotAllowed("GET, HEAD");
-        }
-        return await home(req, url);
-      }
       if (path === "/login") return await login(req, url);
       if (path === "/logout") return await logout(req, url);
       if (path === "/api/cms/save") return await save(req);
       if (path === "/api/cms/media") return await media(req);
+      if (options.serveMedia && path.startsWith(options.mediaPrefix)) {
+        return await options.serveMedia(req);
+      }
+      // The rest is read-only.
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        return methodNotAllowed("GET, HEAD");
+      }
+      if (path === "/") return await home(req, url);
       if (path === DRAWER_PATH) {
         return new Response(drawer, { headers: scriptHeaders() });
       }
       if (path.startsWith(CLIENT_PREFIX)) return await client(path);
-      if (options.serveMedia && path.startsWith(options.mediaPrefix)) {
-        return await options.serveMedia(req);
-      }
       return notFound();
     } catch (err) {
       console.error("demo: request failed", err);
@@ -160,17 +162,25 @@ export async function createDemoApp(
   };
 }
 
-/** Only same-site paths (`/x`, never `//x` or `/\x`) may follow a login. */
+/**
+ * Where a login may go next: a path on this site as browsers parse it (they
+ * drop tabs and newlines, so `/\t/evil` is `//evil`), re-serialized so the
+ * `Location` header is always valid. Anything else goes to `/`.
+ */
 function safeNext(next: unknown): string {
-  return typeof next === "string" && /^\/(?![/\\])/.test(next) ? next : "/";
+  if (typeof next !== "string" || !next.startsWith("/")) return "/";
+  const url = URL.parse(next, SITE);
+  return url?.origin === SITE ? url.pathname + url.search + url.hash : "/";
 }
 
-/** The urlencoded form of a login/logout post (at most 16 KiB), or `null`. */
-async function readForm(req: Request): Promise<URLSearchParams | null> {
-  const type = req.headers.get("Content-Type") ?? "";
-  if (!type.startsWith("application/x-www-form-urlencoded")) return null;
+/** The urlencoded form of a login post (at most 16 KiB), or a 4xx answer. */
+async function readForm(req: Request): Promise<URLSearchParams | Response> {
+  const type = req.headers.get("Content-Type")?.toLowerCase() ?? "";
+  if (!type.startsWith("application/x-www-form-urlencoded")) {
+    return text(415, "Expected a form body");
+  }
   const body = await readBody(req, 16 * 1024);
-  if (body instanceof Response) return null;
+  if (body instanceof Response) return body;
   return new URLSearchParams(new TextDecoder().decode(body));
 }
 
@@ -208,13 +218,6 @@ function redirect(location: string, headers: Record<string, string>) {
   });
 }
 
-function text(status: number, reason: string): Response {
-  return new Response(reason, {
-    status,
-    headers: { "Content-Type": "text/plain; charset=utf-8" },
-  });
-}
-
 function forbidden(message: string): Response {
   return page(
     renderDocument(MessagePageView({ title: "Forbidden", message })),
@@ -232,8 +235,5 @@ function notFound(): Response {
 }
 
 function methodNotAllowed(allow: string): Response {
-  return new Response("Method not allowed", {
-    status: 405,
-    headers: { Allow: allow, "Content-Type": "text/plain; charset=utf-8" },
-  });
+  return text(405, "Method not allowed", { Allow: allow });
 }

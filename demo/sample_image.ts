@@ -1,15 +1,16 @@
 /**
  * A generated sample picture (a soft gradient with a sun) as PNG bytes, used
- * by the screenshot script and the end-to-end test to upload a real image.
+ * by the screenshot script and the end-to-end test to upload a real image,
+ * and the small PNG encoder behind it (the test fixtures use it too).
  *
  * @module
  */
 
+/** Bytes backed by a plain `ArrayBuffer` (usable as a fetch body). */
+type Bytes = Uint8Array<ArrayBuffer>;
+
 /** Encodes a `width`×`height` RGB PNG of a small landscape. */
-export async function samplePng(
-  width = 480,
-  height = 240,
-): Promise<Uint8Array<ArrayBuffer>> {
+export function samplePng(width = 480, height = 240): Promise<Bytes> {
   const row = 1 + width * 3;
   const raw = new Uint8Array(row * height);
   const sun = {
@@ -33,25 +34,51 @@ export async function samplePng(
       raw[at + 2] = b;
     }
   }
-  const header = new Uint8Array(13);
-  const view = new DataView(header.buffer);
-  view.setUint32(0, width);
-  view.setUint32(4, height);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, deflate, no filter, no interlace
+  return encodePng(width, height, raw, "rgb");
+}
+
+/**
+ * Encodes 8-bit scanlines as a PNG. `raw` holds `height` rows, each a filter
+ * byte (0) then `width` pixels of 1 (grey) or 3 (RGB) bytes.
+ */
+export async function encodePng(
+  width: number,
+  height: number,
+  raw: Uint8Array<ArrayBuffer>,
+  colour: "grey" | "rgb",
+): Promise<Bytes> {
   const idat = new Uint8Array(
     await new Response(
       new Blob([raw]).stream().pipeThrough(new CompressionStream("deflate")),
     ).arrayBuffer(),
   );
   return concat([
-    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk("IHDR", header),
-    chunk("IDAT", idat),
-    chunk("IEND", new Uint8Array(0)),
+    pngHead(width, height, colour),
+    pngChunk("IDAT", idat),
+    pngChunk("IEND", new Uint8Array(0)),
   ]);
 }
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
+/** The PNG signature and the IHDR chunk alone (any dimensions). */
+export function pngHead(
+  width: number,
+  height: number,
+  colour: "grey" | "rgb" = "rgb",
+): Bytes {
+  const header = new Uint8Array(13);
+  const view = new DataView(header.buffer);
+  view.setUint32(0, width);
+  view.setUint32(4, height);
+  // 8-bit, colour type, deflate, no filter, no interlace
+  header.set([8, colour === "rgb" ? 2 : 0, 0, 0, 0], 8);
+  return concat([
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk("IHDR", header),
+  ]);
+}
+
+/** One PNG chunk: length, type, data, CRC-32 of type and data. */
+function pngChunk(type: string, data: Uint8Array): Bytes {
   const out = new Uint8Array(12 + data.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, data.length);
@@ -76,7 +103,7 @@ function crc32(bytes: Uint8Array): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+function concat(parts: Uint8Array[]): Bytes {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

@@ -10,20 +10,16 @@ import { text } from "./http.ts";
 
 /** First buffer of a body without a length; past it, one buffer of the limit. */
 const FIRST_BUFFER = 256 * 1024;
-/** Declared bodies up to this size are read in one call (fast path). */
-const SMALL = 64 * 1024;
 
 /**
  * Reads the whole body of `req`, up to `maxBytes`. Resolves to the bytes, or
  * to a ready error response: 413 when the body is larger than `maxBytes`,
  * 400 when the body stream fails (for example the client went away).
  *
- * A small declared body (≤ 64 KiB) is read in one call: the HTTP server
- * (`Deno.serve`) never delivers more than the declared `Content-Length`, and
- * the length is checked again afterwards. A larger declared body goes into
- * one buffer of exactly that size. A body without a length goes into a
- * 256 KiB buffer and, past that, into one buffer of `maxBytes`: at most
- * about 1× the limit is allocated, never a chain of growing copies.
+ * A declared body goes into one buffer of exactly that size. A body without
+ * a length (or longer than it said) goes into a 256 KiB buffer and, past
+ * that, into one buffer of `maxBytes`: at most about 1× the limit is
+ * allocated, never a chain of growing copies, whoever built the `Request`.
  */
 export async function readBody(
   req: Request,
@@ -33,14 +29,6 @@ export async function readBody(
   if (declared !== undefined && declared > maxBytes) {
     await req.body?.cancel().catch(() => {});
     return tooLarge(maxBytes);
-  }
-  if (declared !== undefined && declared <= SMALL) {
-    try {
-      const bytes = await req.bytes();
-      return bytes.byteLength > maxBytes ? tooLarge(maxBytes) : bytes;
-    } catch {
-      return text(400, "Could not read request body");
-    }
   }
   if (req.body === null) return new Uint8Array(0);
   const reader = req.body.getReader();

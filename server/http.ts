@@ -22,7 +22,5 @@ export function json(
   body: unknown,
   headers?: HeadersInit,
 ): Response {
-  const h = new Headers(headers);
-  h.set("Content-Type", "application/json");
-  return new Response(JSON.stringify(body), { status, headers: h });
+  return Response.json(body, { status, headers });
 }

@@ -301,3 +301,82 @@ Deno.test("demo: logout ends the session; content and sessions survive a restart
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("demo: login's next stays on this site and is always a valid Location", async () => {
+  await withDemo(async (url) => {
+    const cases: [string, string][] = [
+      ["/\t/evil.test/", "/"], // browsers drop the tab: //evil.test/
+      ["/\n/evil.test/", "/"],
+      ["/\\\t\\evil.test/", "/"],
+      ["/\\[", "/"], // unparsable host
+      ["https:evil.test", "/"],
+      ["%2F%2Fevil.test", "/"],
+      ["/\r\nSet-Cookie: x=1", "/Set-Cookie:%20x=1"], // CR/LF dropped too
+      ["/caf\u00e9?edit#top", "/caf%C3%A9?edit#top"],
+      ["/caf\ufffd", "/caf%EF%BF%BD"],
+      ["/a/../?edit", "/?edit"],
+    ];
+    for (const [next, location] of cases) {
+      const res = await post(
+        `${url}/login`,
+        new URLSearchParams({ password: PASSWORD, next }).toString(),
+      );
+      await res.body?.cancel();
+      assert.equal(res.status, 303, JSON.stringify(next));
+      assert.equal(res.headers.get("Location"), location, JSON.stringify(next));
+    }
+    // A broken percent-escape decodes to U+FFFD: still a valid redirect.
+    const broken = await post(`${url}/login`, `password=${PASSWORD}&next=/%E9`);
+    await broken.body?.cancel();
+    assert.equal(broken.status, 303);
+    assert.equal(broken.headers.get("Location"), "/%EF%BF%BD");
+  });
+});
+
+Deno.test("demo: odd methods, cookies and login bodies get 4xx, never 5xx", async () => {
+  await withDemo(async (url) => {
+    const paths = ["/", "/demo/drawer.js", "/cms/mod.js", "/nope"];
+    for (const path of paths) {
+      for (const method of ["PUT", "DELETE", "OPTIONS", "POST", "PATCH"]) {
+        const res = await fetch(url + path, { method });
+        await res.body?.cancel();
+        assert.equal(res.status, 405, `${method} ${path}`);
+        assert.equal(res.headers.get("Allow"), "GET, HEAD");
+      }
+    }
+    const head = await fetch(`${url}/demo/drawer.js`, { method: "HEAD" });
+    assert.equal(head.status, 200);
+    assert.match(head.headers.get("Content-Type") ?? "", /javascript/);
+
+    for (
+      const cookie of [
+        "cms_demo_session=" + "x".repeat(6000),
+        "cms_demo_session=%%%; cms_demo_session=",
+        "=;;=;cms_demo_session",
+        `cms_demo_session="${"A".repeat(43)}"`,
+      ]
+    ) {
+      const { res, body } = await html(`${url}/?edit`, cookie);
+      assert.equal(res.status, 200);
+      assert.ok(!body.includes("data-cms-field"));
+    }
+
+    const huge = await post(
+      `${url}/login`,
+      "password=" + "a".repeat(20_000),
+    );
+    await huge.body?.cancel();
+    assert.equal(huge.status, 413);
+    assert.equal(huge.headers.get("Set-Cookie"), null);
+    const json = await post(`${url}/login`, JSON.stringify({ password: "x" }), {
+      "Content-Type": "application/json",
+    });
+    await json.body?.cancel();
+    assert.equal(json.status, 415);
+    const upper = await post(`${url}/login`, `password=${PASSWORD}`, {
+      "Content-Type": "Application/X-WWW-Form-URLEncoded; charset=UTF-8",
+    });
+    await upper.body?.cancel();
+    assert.equal(upper.status, 303);
+  });
+});

@@ -304,3 +304,56 @@ Deno.test("media: over real HTTP (Deno.serve + fetch)", async () => {
     await server.close();
   }
 });
+
+Deno.test("media: a lying Content-Length never buffers past the cap nor pads the bytes", async () => {
+  // Claims small, streams more: counted against the cap, then cancelled.
+  const { handler, puts, storage } = setup({ maxBytes: 4096 });
+  const chunk = new Uint8Array(1024);
+  const { stream, seen } = watchedBody(chunk, 1000);
+  await expectText(
+    await handler(streamed(stream, { "Content-Length": "10" })),
+    413,
+  );
+  assert.ok(seen.bytes <= 4096 + chunk.length, `read ${seen.bytes}`);
+  assert.equal(seen.cancelled, true);
+  assert.equal(puts.length, 0);
+
+  // Claims big, sends less: exactly the bytes that came are stored.
+  const image = await png(4, 4);
+  const short = watchedBody(image, 1);
+  const res = await handler(
+    streamed(short.stream, { "Content-Length": "4000" }),
+  );
+  assert.equal(res.status, 200);
+  const { key }: MediaObject = await res.json();
+  assert.deepEqual(storage.get(key)?.bytes, image);
+});
+
+Deno.test("media: a body cut short over real HTTP is refused, nothing stored", async () => {
+  const { handler, puts } = setup();
+  const server = serve(handler);
+  try {
+    const image = await png(16, 16);
+    const conn = await Deno.connect({
+      hostname: "127.0.0.1",
+      port: Number(new URL(server.url).port),
+    });
+    const head = "POST /api/cms/media HTTP/1.1\r\nHost: x\r\n" +
+      `Content-Length: ${image.length + 1000}\r\n\r\n`;
+    await conn.write(new TextEncoder().encode(head));
+    await conn.write(image);
+    await conn.closeWrite(); // the client goes away mid-body
+    const reply = new Uint8Array(4096);
+    let got = "";
+    for (let i = 0; i < 10; i++) {
+      const n = await conn.read(reply);
+      if (n === null) break;
+      got += new TextDecoder().decode(reply.subarray(0, n));
+    }
+    conn.close();
+    assert.doesNotMatch(got, /^HTTP\/1\.1 [25]/, got);
+    assert.equal(puts.length, 0);
+  } finally {
+    await server.close();
+  }
+});

@@ -247,6 +247,28 @@ Deno.test("save: a declared length smaller than the body cannot pass the limit",
   assert.equal(store.updates, 0);
 });
 
+Deno.test("save: a small declared length over a long stream is never read whole", async () => {
+  // Deno.serve enforces Content-Length, but a Request built in process (a
+  // proxy, an adapter) may carry any header with any stream.
+  const { handler, store } = setup({ maxBodyBytes: 1024 });
+  const chunk = new Uint8Array(16 * 1024).fill(0x20);
+  const { stream, seen } = watchedBody(
+    Array.from({ length: 200 }, () => chunk),
+  );
+  const res = await handler(
+    new Request(URL_, {
+      method: "PATCH",
+      body: stream,
+      headers: { "Content-Length": "10" },
+      duplex: "half",
+    } as RequestInit),
+  );
+  await expectText(res, 413);
+  assert.ok(seen.bytes <= 2 * chunk.length, `read ${seen.bytes}`);
+  assert.equal(seen.cancelled, true);
+  assert.equal(store.updates, 0);
+});
+
 Deno.test("save: a chunked body is counted, cancelled and 413 past the limit", async () => {
   const { handler, store } = setup(); // default 1 MiB
   const chunk = new Uint8Array(16 * 1024).fill(0x20);

@@ -64,6 +64,11 @@ function conformance(name: string, open: () => Promise<Store>) {
     (written!.features as string[]).push("z");
     const got = await s.store.get("pages", "k");
     got!.title = "also changed";
+    await s.store.update("pages", "k", (current) => {
+      (current!.features as string[]).push("in mutate");
+      current!.title = "in mutate";
+      return null;
+    });
     assert.deepEqual(await s.store.get("pages", "k"), {
       title: "A",
       features: ["x"],

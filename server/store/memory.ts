@@ -62,9 +62,9 @@ export class MemoryContentStore implements ContentStore {
       const current = this.#records.get(id);
       const next = mutate(current ? structuredClone(current) : null);
       if (next === null) return Promise.resolve(null);
-      const stored = structuredClone(next);
-      this.#records.set(id, stored);
-      return Promise.resolve(structuredClone(stored));
+      // The stored copy is never handed out; `next` is already the caller's.
+      this.#records.set(id, structuredClone(next));
+      return Promise.resolve(next);
     } catch (err) {
       return Promise.reject(err);
     }
