@@ -80,13 +80,13 @@ function start(
     const el = marker.el;
     const f = fields.get(marker.id);
     if (!f) {
-      const value = marker.rich ? el.innerHTML.trim() : el.textContent ?? "";
-      fields.set(marker.id, {
-        ...marker,
-        els: [el],
-        base: value,
-        value,
-      });
+      // The marker becomes the field (no copy: mount is on the hot path).
+      const field = marker as Field;
+      field.els = [el];
+      field.base = field.value = marker.rich
+        ? el.innerHTML.trim()
+        : el.textContent ?? "";
+      fields.set(marker.id, field);
     } else if (f.rich !== marker.rich) {
       console.warn("cms: duplicate marker of another kind", el);
     } else f.els.push(el);

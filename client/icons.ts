@@ -33,6 +33,8 @@ const PATHS: Record<IconName, string> = {
   close: "M6 6l12 12M18 6 6 18",
 };
 
+const parsed = new Map<IconName, SVGSVGElement>();
+
 /**
  * Creates one icon of the edit bar's set as an `<svg>` element (24×24
  * viewBox, `currentColor` stroke, `aria-hidden`). Give the surrounding
@@ -49,10 +51,15 @@ export function Icon(name: IconName): SVGSVGElement {
   if (!Object.hasOwn(PATHS, name)) {
     throw new TypeError(`unknown icon ${name}`);
   }
-  const t = document.createElement("template");
-  t.innerHTML =
-    `<svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" data-icon="${name}"><path d="${
-      PATHS[name]
-    }"/></svg>`;
-  return t.content.firstChild as SVGSVGElement;
+  // Parsed once per name, then cloned: parsing is the costly part of mount.
+  let svg = parsed.get(name);
+  if (!svg) {
+    const t = document.createElement("template");
+    t.innerHTML =
+      `<svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" data-icon="${name}"><path d="${
+        PATHS[name]
+      }"/></svg>`;
+    parsed.set(name, svg = t.content.firstChild as SVGSVGElement);
+  }
+  return svg.cloneNode(true) as SVGSVGElement;
 }

@@ -31,9 +31,8 @@ const MARKER = /^([^:\s]+):([^:\s]+):([A-Za-z_$][\w$-]*(?:\.(?:0|[1-9]\d*))?)$/;
 export function findMarkers(): Marker[] {
   const out: Marker[] = [];
   for (const el of document.querySelectorAll<HTMLElement>("[data-cms-field]")) {
-    const attr = (name: string) => el.getAttribute(`data-cms-${name}`);
-    const id = attr("field")!;
-    const type = attr("type");
+    const id = el.getAttribute("data-cms-field")!;
+    const type = el.getAttribute("data-cms-type");
     const m = MARKER.exec(id);
     if (!m || (type !== null && type !== "richtext")) {
       console.warn("cms: malformed marker", el);
@@ -45,7 +44,7 @@ export function findMarkers(): Marker[] {
         key: m[2],
         field: m[3],
         rich: !!type,
-        version: attr("version") ?? undefined,
+        version: el.getAttribute("data-cms-version") ?? undefined,
       });
     }
   }
