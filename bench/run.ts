@@ -23,6 +23,7 @@ interface Row {
 }
 
 const KiB = 1024;
+/** KB = 1,000 bytes, the unit of the goals. */
 const kb = (n: number) => `${(n / 1000).toFixed(2)} KB`;
 const mib = (n: number) => `${(n / KiB / KiB).toFixed(2)} MiB`;
 const ms = (n: number) => `${n.toFixed(2)} ms`;
@@ -32,15 +33,15 @@ function row(
   measured: string,
   baseline: string,
   ratio: number,
-  goal: number,
+  goal?: number,
 ): Row {
   return {
     what,
     measured,
     baseline,
     ratio: `${ratio.toFixed(2)}x`,
-    goal: `<= ${goal}x`,
-    met: ratio <= goal ? "yes" : "NO",
+    goal: goal === undefined ? "(context)" : `<= ${goal}x`,
+    met: goal === undefined ? "" : ratio <= goal ? "yes" : "NO",
   };
 }
 
@@ -80,13 +81,12 @@ rows.push(
     size.entry / 5000,
     1,
   ),
-  row("all client chunks, gz", kb(size.all), "goal 20 KB", size.all / 20000, 1),
   row(
-    "all client chunks vs DOMPurify alone (gz)",
+    "all client chunks, gz",
     kb(size.all),
-    `DOMPurify ${kb(size.dompurify)}`,
-    size.all / size.dompurify,
-    20000 / size.dompurify,
+    `goal 20 KB (DOMPurify alone ${kb(size.dompurify)})`,
+    size.all / 20000,
+    1,
   ),
 );
 
@@ -115,7 +115,6 @@ rows.push(
     ms(save.bareManyMs),
     `one fetch ${ms(save.bareOneMs)}`,
     save.bareManyMs / save.bareOneMs,
-    1.5,
   ),
 );
 
