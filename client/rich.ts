@@ -31,7 +31,8 @@ export interface RichTextOptions {
 export interface RichTextController {
   /** The editable element. */
   readonly element: HTMLElement;
-  /** Current HTML (trimmed `innerHTML`). Setting it sanitizes it first. */
+  /** Current HTML (trimmed `innerHTML`, without the `<p>` Chromium wraps
+   * around a new list). Setting it sanitizes it first. */
   value: string;
   /** Subscribes to user edits; returns an unsubscribe function. */
   onChange(cb: (value: string) => void): () => void;
@@ -77,7 +78,10 @@ export function attachRich(
     document.execCommand(name, false, arg);
   exec("defaultParagraphSeparator", "p");
 
-  const value = () => el.innerHTML.trim();
+  // Chromium nests a new list in its <p>, which HTML parsing (so the stored
+  // value) splits into empty paragraphs: the value leaves that <p> out.
+  const value = () =>
+    el.innerHTML.trim().replace(/<p>(<[ou]l>)|(<\/[ou]l>)<\/p>/g, "$1$2");
   const notify = () => {
     const v = value();
     for (const cb of listeners) cb(v);
@@ -111,7 +115,7 @@ export function attachRich(
   };
 
   const heading = () => {
-    const h2 = /^h2$/i.test(document.queryCommandValue("formatBlock"));
+    const h2 = document.queryCommandValue("formatBlock") === "h2";
     exec("formatBlock", h2 ? "p" : "h2");
   };
 

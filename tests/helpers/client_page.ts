@@ -48,6 +48,8 @@ export interface ClientSite {
   saves: SaveCall[];
   /** Status of every media request, in order. */
   uploads: number[];
+  /** Content type and raw body of every media request, in order. */
+  mediaBodies: { type: string | null; bytes: Uint8Array }[];
   /** Every request path, in order (static files included). */
   paths: string[];
   /** When false, `authorize` returns null (→ 403 from the real handlers). */
@@ -159,6 +161,8 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
       if (site.uploadDelayMs) {
         await new Promise((r) => setTimeout(r, site.uploadDelayMs));
       }
+      const bytes = new Uint8Array(await req.clone().arrayBuffer());
+      site.mediaBodies.push({ type: req.headers.get("content-type"), bytes });
       const res = await upload(req);
       site.uploads.push(res.status);
       return res;
@@ -218,6 +222,7 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
     media,
     saves: [],
     uploads: [],
+    mediaBodies: [],
     paths: [],
     authorized: true,
     uploadDelayMs: 0,
