@@ -63,7 +63,8 @@ export function createBar(
     primary?: boolean,
     icon?: IconName,
   ) => {
-    const b = h("button", { type: "button" }, label);
+    // A button in a shadow root belongs to no form: no `type` needed.
+    const b = h("button", {}, label);
     if (primary) b.className = "p";
     if (icon) b.prepend(Icon(icon));
     b.onclick = run;

@@ -58,6 +58,14 @@ function emit(name: string, detail: unknown): void {
 const MARKS =
   `[data-cms-state]{outline-offset:3px}[data-cms-state=dirty],[data-cms-state=saving]{outline:2px dashed #d92!important}[data-cms-state=error]{outline:2px solid #f55!important}`;
 
+/** Marks a region with its field's state, or removes the marks. */
+function markRegion(el: HTMLElement, state?: string): void {
+  if (state) el.dataset.cmsState = state;
+  else delete el.dataset.cmsState;
+  if (state === "error") el.setAttribute("aria-invalid", "true");
+  else el.removeAttribute("aria-invalid");
+}
+
 /**
  * Starts editing the page's markers (this chunk is loaded by `mountCms` only
  * when the page has a marker). Returns `null` when no marker is valid.
@@ -65,16 +73,8 @@ const MARKS =
 export function mount(kit: Kit, options: MountOptions): CmsHandle | null {
   const found = findMarkers();
   if (!found.length) return null;
-  return start(kit, found, readConfig(options), options.concurrency ?? 6);
-}
-
-function start(
-  kit: Kit,
-  found: Marker[],
-  cfg: CmsConfig,
-  concurrency: number,
-): CmsHandle {
   const { listen, sheet } = kit;
+  const cfg = readConfig(options);
   const fields = new Map<string, Field>();
   for (const marker of found) {
     const el = marker.el;
@@ -150,11 +150,7 @@ function start(
     if (mark && !adopted().includes(marks)) {
       document.adoptedStyleSheets = [...adopted(), marks];
     }
-    for (const el of f?.els ?? []) {
-      el.dataset.cmsState = mark;
-      if (mark === "error") el.setAttribute("aria-invalid", "true");
-      else el.removeAttribute("aria-invalid");
-    }
+    f?.els.forEach((el) => markRegion(el, mark));
   }
 
   async function saveOne(f: Field): Promise<void> {
@@ -227,7 +223,7 @@ function start(
     const worker = async () => {
       for (let f; (f = todo.shift());) await saveOne(f);
     };
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    await Promise.all(Array.from({ length: options.concurrency ?? 6 }, worker));
   }
 
   function done() {
@@ -245,10 +241,7 @@ function start(
     for (const fn of cleanups.splice(0).reverse()) fn();
     for (const f of list) {
       f.editors?.forEach((e) => e?.destroy());
-      for (const el of f.els) {
-        delete el.dataset.cmsState;
-        el.removeAttribute("aria-invalid");
-      }
+      f.els.forEach((el) => markRegion(el));
     }
     bar.destroy();
   }

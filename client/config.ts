@@ -20,9 +20,10 @@ export interface CmsConfig {
 /** Reads the page config, then applies `overrides`. */
 export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
   let page: Partial<CmsConfig> | null = null;
-  const json = document.getElementById("cms-config")?.textContent;
   try {
-    if (json) page = JSON.parse(json);
+    page = JSON.parse(
+      document.getElementById("cms-config")?.textContent || "null",
+    );
   } catch {
     console.warn("cms: #cms-config is not JSON; using defaults");
   }
@@ -34,7 +35,8 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     editor: "",
     exit: exit.href,
   };
-  for (const name of Object.keys(config) as (keyof CmsConfig)[]) {
+  let name: keyof CmsConfig;
+  for (name in config) {
     const v = overrides[name] ?? page?.[name];
     if (typeof v === "string") config[name] = v;
   }

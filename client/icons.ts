@@ -56,7 +56,7 @@ export function Icon(name: IconName): SVGSVGElement {
   if (!svg) {
     const t = document.createElement("template");
     t.innerHTML =
-      `<svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" data-icon="${name}"><path d="${
+      `<svg viewBox="0 0 24 24" width=16 height=16 fill=none stroke=currentColor stroke-width=2 stroke-linecap=round stroke-linejoin=round aria-hidden=true data-icon=${name}><path d="${
         PATHS[name]
       }"/></svg>`;
     parsed.set(name, svg = t.content.firstChild as SVGSVGElement);

@@ -52,8 +52,9 @@ const CSS =
   `:host{all:initial!important;display:block!important;position:sticky!important;top:0!important;z-index:2147482000!important}
 div{display:flex;flex-wrap:wrap;align-items:center;gap:2px;margin-bottom:6px;padding:4px;background:#fff;border:1px solid #ccc;border-radius:8px;font:13px system-ui,sans-serif;color:#555}
 button{all:unset;display:flex;padding:6px;border-radius:6px;color:#222;cursor:pointer}
-button:hover,button:focus-visible,[aria-pressed=true]{background:#def}
-[hidden],input{display:none}`;
+button:hover,button:focus-visible,[aria-pressed=true]{background:#def}`;
+// The file input and the idle progress bar carry `hidden`: no rule here sets
+// their `display`, so the UA's `[hidden]{display:none}` applies.
 
 const images = (files: FileList | undefined | null): File[] =>
   [...files ?? []].filter((f) => f.type.startsWith("image/"));
@@ -125,6 +126,7 @@ export function attachRich(
     type: "file",
     accept: "image/*",
     multiple: "",
+    hidden: "",
   });
   const progress = h("progress", {
     "aria-label": "Upload progress",
@@ -146,11 +148,8 @@ export function attachRich(
   });
   const toggles: [HTMLButtonElement, string][] = [];
   for (const [icon, name, run] of tools) {
-    const b = h(
-      "button",
-      { type: "button", "aria-label": name, title: name },
-      Icon(icon),
-    );
+    // In a shadow root a button has no form: no `type` needed.
+    const b = h("button", { "aria-label": name }, Icon(icon));
     b.onmousedown = (e) => e.preventDefault();
     b.onclick = () => {
       restore();
