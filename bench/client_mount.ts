@@ -7,11 +7,10 @@
  *
  * @module
  */
-import { launchBrowser } from "../tests/helpers/browser.ts";
 import {
-  buildTempBundle,
+  median,
   type PageGlobals,
-  startClientSite,
+  withClientSite,
 } from "../tests/helpers/client_page.ts";
 
 /** Result in milliseconds (medians) and their ratio. */
@@ -22,23 +21,17 @@ export interface MountResult {
   ratio: number;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-
 /** Runs the bench and returns medians. */
 export async function run(markers = 1000, runs = 21): Promise<MountResult> {
-  const dist = await buildTempBundle();
   const body = Array.from(
     { length: markers },
     (_, i) => `<p data-cms-field="pages:bench:f${i}">Paragraph ${i}</p>`,
   ).join("\n");
-  const site = startClientSite({
-    dist,
+  return await withClientSite({
     pages: { "/": () => body },
     script: `import * as cms from "/dist/mod.js"; window.cms = cms;`,
     isolated: true,
-  });
-  const browser = await launchBrowser();
-  try {
+  }, async (site, browser) => {
     const page = await browser.newPage();
     await page.goto(site.url + "/");
     const times = await page.evaluate(async (runs: number) => {
@@ -72,11 +65,7 @@ export async function run(markers = 1000, runs = 21): Promise<MountResult> {
     }, runs);
     const baselineMs = median(times.b), mountMs = median(times.m);
     return { markers, baselineMs, mountMs, ratio: mountMs / baselineMs };
-  } finally {
-    await browser.close();
-    await site.close();
-    await Deno.remove(dist, { recursive: true });
-  }
+  });
 }
 
 if (import.meta.main) {

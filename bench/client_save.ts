@@ -8,11 +8,10 @@
  *
  * @module
  */
-import { launchBrowser } from "../tests/helpers/browser.ts";
 import {
-  buildTempBundle,
+  median,
   type PageGlobals,
-  startClientSite,
+  withClientSite,
 } from "../tests/helpers/client_page.ts";
 
 /** Medians in milliseconds and their ratios. */
@@ -32,14 +31,10 @@ export interface SaveResult {
   requests: number;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-
 /** Runs the bench and returns medians. */
 export async function run(fields = 50, runs = 9): Promise<SaveResult> {
-  const dist = await buildTempBundle();
   const names = Array.from({ length: fields }, (_, i) => `f${i}`);
-  const site = startClientSite({
-    dist,
+  return await withClientSite({
     allowlist: { bench: Object.fromEntries(names.map((n) => [n, "plain"])) },
     seed: {
       "bench:page": Object.fromEntries(names.map((n) => [n, `Value ${n}`])),
@@ -52,9 +47,7 @@ export async function run(fields = 50, runs = 9): Promise<SaveResult> {
     script:
       `import * as cms from "/dist/mod.js"; window.cmsHandle = cms.mountCms();`,
     isolated: true,
-  });
-  const browser = await launchBrowser();
-  try {
+  }, async (site, browser) => {
     const page = await browser.newPage();
     await page.goto(site.url + "/");
     const times = await page.evaluate(async (runs: number) => {
@@ -108,11 +101,7 @@ export async function run(fields = 50, runs = 9): Promise<SaveResult> {
       bareManyMs: median(times.bareMany),
       requests: site.saves.length,
     };
-  } finally {
-    await browser.close();
-    await site.close();
-    await Deno.remove(dist, { recursive: true });
-  }
+  });
 }
 
 if (import.meta.main) {

@@ -13,6 +13,7 @@
 import {
   buildClient,
   type BuiltFile,
+  denoBundle,
   gzipSize,
 } from "../tools/build_client.ts";
 
@@ -62,23 +63,14 @@ export async function run(): Promise<SizeResult> {
       `${dir}/purify.js`,
       `import DOMPurify from "npm:dompurify@^3.4.18";\nexport default DOMPurify;\n`,
     );
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "bundle",
-        "--quiet",
-        "--platform",
-        "browser",
-        "--minify",
-        "--output",
-        `${dir}/purify.min.js`,
-        `${dir}/purify.js`,
-      ],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    const dompurify = out.success
-      ? await gzipSize(await Deno.readFile(`${dir}/purify.min.js`))
-      : NaN;
+    const dompurify = await denoBundle([
+      "--output",
+      `${dir}/purify.min.js`,
+      `${dir}/purify.js`,
+    ]).then(
+      async () => gzipSize(await Deno.readFile(`${dir}/purify.min.js`)),
+      () => NaN,
+    );
     return {
       entry: sum(entrySet),
       entryMin: sum(entrySet, "bytes"),

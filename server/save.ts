@@ -169,12 +169,7 @@ function parseSave(body: Uint8Array): SaveInput | string {
     string,
     unknown
   >;
-  for (
-    const [name, v] of [["collection", collection], ["key", key], [
-      "field",
-      field,
-    ]]
-  ) {
+  for (const [name, v] of Object.entries({ collection, key, field })) {
     if (typeof v !== "string" || v === "" || !v.isWellFormed()) {
       return `Missing or invalid ${name}`;
     }

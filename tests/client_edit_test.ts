@@ -5,14 +5,12 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "puppeteer-core";
-import { launchBrowser } from "./helpers/browser.ts";
 import {
-  buildTempBundle,
   type ClientSite,
   marker,
   type PageEvent,
   type PageGlobals,
-  startClientSite,
+  withClientSite,
 } from "./helpers/client_page.ts";
 
 const SEED = {
@@ -23,6 +21,8 @@ const SEED = {
     features: ["Fast", "Small"],
   },
 };
+
+const SITE = { pages: { "/": homePage }, seed: SEED };
 
 async function homePage(site: ClientSite): Promise<string> {
   return `<main>
@@ -131,10 +131,7 @@ const text = (page: Page, sel: string) =>
 const html = (page: Page, sel: string) => page.$eval(sel, (el) => el.innerHTML);
 
 Deno.test("client: plain regions, edit bar and saving in Chromium", async (t) => {
-  const dist = await buildTempBundle();
-  const site = startClientSite({ dist, pages: { "/": homePage }, seed: SEED });
-  const browser = await launchBrowser();
-  try {
+  await withClientSite(SITE, async (site, browser) => {
     await t.step("nothing changed: Save sends 0 requests", async () => {
       const page = await open(browser, site);
       assert.equal((await barStatus(page)).state, "clean");
@@ -475,9 +472,5 @@ Deno.test("client: plain regions, edit bar and saving in Chromium", async (t) =>
       assert.equal(site.saves.length, 0);
       await page.close();
     });
-  } finally {
-    await browser.close();
-    await site.close();
-    await Deno.remove(dist, { recursive: true });
-  }
+  });
 });

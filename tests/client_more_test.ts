@@ -7,14 +7,12 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "puppeteer-core";
 import { sanitizeHtml } from "../server/sanitize.ts";
-import { launchBrowser } from "./helpers/browser.ts";
 import {
-  buildTempBundle,
   type ClientSite,
   marker,
   type PageEvent,
   type PageGlobals,
-  startClientSite,
+  withClientSite,
 } from "./helpers/client_page.ts";
 
 const BODY = "<p>Body text</p><p>Second line</p><p>Third</p><p>Fourth</p>";
@@ -295,14 +293,10 @@ async function sendImage(page: Page, kind: "paste" | "drop") {
 }
 
 Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", async (t) => {
-  const dist = await buildTempBundle();
-  const site = startClientSite({
-    dist,
+  await withClientSite({
     pages: { "/": homePage },
     seed: { "pages:home": { ...SEED } },
-  });
-  const browser = await launchBrowser();
-  try {
+  }, async (site, browser) => {
     await t.step(
       "offline: the bar says so, Save keeps the field dirty, online saves",
       async () => {
@@ -599,9 +593,5 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
         await close();
       },
     );
-  } finally {
-    await browser.close();
-    await site.close();
-    await Deno.remove(dist, { recursive: true });
-  }
+  });
 });

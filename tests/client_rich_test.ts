@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
+import { denoBundle } from "../tools/build_client.ts";
 import { launchBrowser } from "./helpers/browser.ts";
 import {
   buildTempBundle,
@@ -56,25 +57,18 @@ ${await marker(site, "div", "pages:home:body", true)}`;
 async function bundleIsland(dist: string) {
   const src = await Deno.makeTempDir({ prefix: "cms-island-" });
   await Deno.writeTextFile(`${src}/island.js`, ISLAND);
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
+  try {
+    await denoBundle([
       "--config",
       new URL("../deno.json", import.meta.url).pathname,
-      "--platform",
-      "browser",
-      "--minify",
       "--code-splitting",
       "--outdir",
       dist,
       `${src}/island.js`,
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  await Deno.remove(src, { recursive: true });
-  assert.equal(code, 0, new TextDecoder().decode(stderr));
+    ]);
+  } finally {
+    await Deno.remove(src, { recursive: true });
+  }
 }
 
 /** Focuses the rich region and puts the caret at its end. */

@@ -32,6 +32,21 @@ export async function gzipSize(bytes: Uint8Array): Promise<number> {
 }
 
 /**
+ * Runs `deno bundle --quiet --platform browser --minify` with `args`; throws
+ * with its stderr when it fails.
+ */
+export async function denoBundle(args: string[]): Promise<void> {
+  const { success, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", "--platform", "browser", "--minify", ...args],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!success) {
+    throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
+  }
+}
+
+/**
  * Bundles the client into `outDir` (emptied first) and lists the chunks,
  * entry (`mod.js`) first.
  *
@@ -44,24 +59,7 @@ export async function buildClient(
   outDir = "dist/client",
 ): Promise<{ files: BuiltFile[] }> {
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
-  const { code: status, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
-      "--platform",
-      "browser",
-      "--minify",
-      "--code-splitting",
-      "--outdir",
-      outDir,
-      ENTRY.pathname,
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (status !== 0) {
-    throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
-  }
+  await denoBundle(["--code-splitting", "--outdir", outDir, ENTRY.pathname]);
   const files: BuiltFile[] = [];
   for await (const entry of Deno.readDir(outDir)) {
     if (!entry.isFile || !entry.name.endsWith(".js")) continue;

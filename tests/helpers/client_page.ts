@@ -3,6 +3,7 @@
  * rendered from a content store, and the REAL save and media handlers, and
  * records every request so tests can count them server-side.
  */
+import type { Browser } from "puppeteer-core";
 import { buildClient } from "../../tools/build_client.ts";
 import { createMediaHandler } from "../../server/media.ts";
 import { MemoryMediaStorage } from "../../server/media/memory.ts";
@@ -10,6 +11,7 @@ import { createSaveHandler } from "../../server/save.ts";
 import { MemoryContentStore } from "../../server/store/memory.ts";
 import type { Allowlist, ContentRecord } from "../../server/types.ts";
 import { contentVersion } from "../../server/version.ts";
+import { launchBrowser } from "./browser.ts";
 import { serve } from "./serve.ts";
 
 /** A recorded `cms:*` event: its type plus its detail's fields. */
@@ -86,6 +88,30 @@ export async function buildTempBundle(): Promise<string> {
   await buildClient(dir);
   return dir;
 }
+
+/**
+ * Builds the bundle into a temp dir, starts the site on it and launches
+ * Chromium; runs `fn`, then closes both and removes the bundle.
+ */
+export async function withClientSite<T>(
+  options: Omit<ClientSiteOptions, "dist">,
+  fn: (site: ClientSite, browser: Browser) => Promise<T>,
+): Promise<T> {
+  const dist = await buildTempBundle();
+  const site = startClientSite({ ...options, dist });
+  const browser = await launchBrowser();
+  try {
+    return await fn(site, browser);
+  } finally {
+    await browser.close();
+    await site.close();
+    await Deno.remove(dist, { recursive: true });
+  }
+}
+
+/** Median of `xs` (the upper one for an even count); for benches. */
+export const median = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** Escapes text for HTML. */
 export function esc(s: string): string {
