@@ -10,6 +10,7 @@ import {
   marker,
   type PageEvent,
   type PageGlobals,
+  waitState,
   withClientSite,
 } from "./helpers/client_page.ts";
 
@@ -113,17 +114,6 @@ function barStatus(page: Page): Promise<{ state: string; text: string }> {
       text: root.querySelector("[aria-live]")!.textContent!,
     };
   });
-}
-
-async function waitState(page: Page, state: string) {
-  await page.waitForFunction(
-    (s) =>
-      (document.querySelector("cms-edit-bar")?.shadowRoot?.querySelector(
-        "[data-state]",
-      ) as HTMLElement)?.dataset.state === s,
-    { timeout: 5000 },
-    state,
-  );
 }
 
 const text = (page: Page, sel: string) =>

@@ -12,6 +12,7 @@ import {
   marker,
   type PageEvent,
   type PageGlobals,
+  waitState,
   withClientSite,
 } from "./helpers/client_page.ts";
 
@@ -70,17 +71,6 @@ function barStatus(page: Page) {
       live: live.getAttribute("aria-live"),
     };
   });
-}
-
-function waitState(page: Page, state: string) {
-  return page.waitForFunction(
-    (s) =>
-      (document.querySelector("cms-edit-bar")?.shadowRoot?.querySelector(
-        "[data-state]",
-      ) as HTMLElement)?.dataset.state === s,
-    { timeout: 5000 },
-    state,
-  );
 }
 
 function events(page: Page): Promise<PageEvent[]> {

@@ -3,7 +3,7 @@
  * rendered from a content store, and the REAL save and media handlers, and
  * records every request so tests can count them server-side.
  */
-import type { Browser } from "puppeteer-core";
+import type { Browser, Page } from "puppeteer-core";
 import { buildClient } from "../../tools/build_client.ts";
 import { createMediaHandler } from "../../server/media.ts";
 import { MemoryMediaStorage } from "../../server/media/memory.ts";
@@ -299,4 +299,16 @@ export function gif(width: number, height: number): Uint8Array {
   new DataView(bytes.buffer).setUint16(6, width, true);
   new DataView(bytes.buffer).setUint16(8, height, true);
   return bytes;
+}
+
+/** Waits until the edit bar's status dot shows `state` (5 s at most). */
+export async function waitState(page: Page, state: string): Promise<void> {
+  await page.waitForFunction(
+    (s) =>
+      (document.querySelector("cms-edit-bar")?.shadowRoot?.querySelector(
+        "[data-state]",
+      ) as HTMLElement)?.dataset.state === s,
+    { timeout: 5000 },
+    state,
+  );
 }
