@@ -10,7 +10,7 @@
 import { JSDOM } from "jsdom";
 import createDOMPurify, { type WindowLike } from "dompurify";
 import { sanitizeHtml } from "../server/sanitize.ts";
-import { createSanitizer } from "../client/sanitizer.ts";
+import { createSanitizer } from "../core/sanitizer.ts";
 
 /** Deterministic rich HTML of about `bytes` length, with some junk to strip. */
 function richHtml(bytes: number): string {

@@ -10,7 +10,11 @@
 import DOMPurify from "dompurify";
 import type { Kit } from "./dom.ts";
 import type { IconName } from "./icons.ts";
-import { createSanitizer, isAllowedUrl, type Sanitize } from "./sanitizer.ts";
+import {
+  createSanitizer,
+  isAllowedUrl,
+  type Sanitize,
+} from "../core/sanitizer.ts";
 import { type UploadFailure, uploadImage } from "./upload.ts";
 
 /** Options of `mountRichText` and `RichText`. */

@@ -1,6 +1,6 @@
 /**
  * Server-side sanitizing of rich field values with the shared policy from
- * `client/sanitizer.ts`, run by DOMPurify on jsdom. jsdom, DOMPurify and
+ * `core/sanitizer.ts`, run by DOMPurify on jsdom. jsdom, DOMPurify and
  * parse5 are imported lazily, on the first call, so hosts that never save a
  * rich field never load them.
  *
@@ -27,7 +27,7 @@ import {
   createSanitizer,
   type Sanitize,
   SANITIZER_POLICY,
-} from "../client/sanitizer.ts";
+} from "../core/sanitizer.ts";
 
 /** Limits on the parsed shape of rich HTML; see {@linkcode HtmlTooComplexError}. */
 export const HTML_LIMITS: Readonly<{

@@ -14,7 +14,7 @@ import {
   MAX_IMAGE_SIDE,
   type Purifier,
   SANITIZER_POLICY,
-} from "../client/sanitizer.ts";
+} from "../core/sanitizer.ts";
 import {
   ATTACKS,
   KEEP,
@@ -223,7 +223,7 @@ Deno.test("sanitizeHtml refuses non-strings", async () => {
 
 Deno.test("sanitizer policy module is pure and frozen", async () => {
   const source = await Deno.readTextFile(
-    new URL("../client/sanitizer.ts", import.meta.url),
+    new URL("../core/sanitizer.ts", import.meta.url),
   );
   assert.doesNotMatch(source, /^\s*import\s+(?!type\b)/m, "only type imports");
   assert.doesNotMatch(source, /\bDeno\./, "no Deno APIs");
