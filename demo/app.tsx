@@ -17,6 +17,12 @@ import type {
 } from "../server/types.ts";
 import { ALLOWLIST, loadHome } from "./content.ts";
 import {
+  contentSecurityPolicy,
+  hostAllowed,
+  LoginThrottle,
+  safeNext,
+} from "./security.ts";
+import {
   HomePageView,
   LoginPageView,
   MessagePageView,
@@ -24,6 +30,7 @@ import {
 } from "./pages.tsx";
 import {
   passwordMatches,
+  randomToken,
   readCookie,
   SESSION_COOKIE,
   sessionCookie,
@@ -48,21 +55,33 @@ export interface DemoAppOptions {
   editorName: string;
   /** Folder with the built client (`mod.js` + chunks). */
   clientDir: string;
+  /**
+   * Host headers the site answers to (e.g. `127.0.0.1:8000`); any other Host
+   * gets 421 before anything runs (DNS rebinding). Read on every request, so
+   * the caller may fill it once the port is known. Empty: any Host.
+   */
+  allowedHosts?: readonly string[];
+  /** Extra origins images load from (an S3 bucket), for the CSP. */
+  imageOrigins?: readonly string[];
+  /** The login throttle. Default: {@linkcode LoginThrottle}'s defaults. */
+  throttle?: LoginThrottle;
 }
 
 const CLIENT_PREFIX = "/cms/";
 const CLIENT_ENTRY = CLIENT_PREFIX + "mod.js";
 const DRAWER_PATH = "/demo/drawer.js";
 const DRAWER_SOURCE = new URL("./drawer.js", import.meta.url);
-/** A stand-in origin for parsing same-site paths. */
-const SITE = "http://site.invalid";
 
 /** Creates the demo's `(req) => Response` handler. */
 export async function createDemoApp(
   options: DemoAppOptions,
-): Promise<(req: Request) => Promise<Response>> {
+): Promise<
+  (req: Request, info?: { remoteAddr: Deno.Addr }) => Promise<Response>
+> {
   const { store, sessions } = options;
   const drawer = await Deno.readTextFile(DRAWER_SOURCE);
+  const throttle = options.throttle ?? new LoginThrottle();
+  await sessions.usePassword(options.password);
 
   const authorize: Authorize = async (req) => {
     const id = readCookie(req, SESSION_COOKIE);
@@ -74,25 +93,47 @@ export async function createDemoApp(
   async function home(req: Request, url: URL): Promise<Response> {
     const editor = await authorize(req) ?? null;
     const editing = editor !== null && url.searchParams.has("edit");
+    const nonce = randomToken(16);
     const html = renderDocument(HomePageView({
       page: await loadHome(store),
       editor,
       editing,
       clientSrc: CLIENT_ENTRY,
       drawerSrc: DRAWER_PATH,
+      nonce,
     }));
+    // What an editor sees depends on their session: never in a shared cache.
     return page(html, 200, {
-      "Cache-Control": editing ? "private, no-store" : "no-cache",
+      "Cache-Control": editing
+        ? "private, no-store"
+        : editor
+        ? "private, no-cache"
+        : "no-cache",
+      "Content-Security-Policy": contentSecurityPolicy(
+        nonce,
+        options.imageOrigins,
+      ),
     });
   }
 
-  async function login(req: Request, url: URL): Promise<Response> {
+  async function login(
+    req: Request,
+    url: URL,
+    client: string,
+  ): Promise<Response> {
     if (req.method === "GET" || req.method === "HEAD") {
       const next = safeNext(url.searchParams.get("next"));
       return page(renderDocument(LoginPageView({ next })));
     }
     if (req.method !== "POST") return methodNotAllowed("GET, HEAD, POST");
     if (isCrossSite(req)) return forbidden("Cross-site login refused.");
+    // In backoff, no password is even compared, the right one included.
+    const wait = throttle.wait(client);
+    if (wait > 0) {
+      return text(429, "Too many failed logins; try again later", {
+        "Retry-After": String(Math.ceil(wait / 1000)),
+      });
+    }
     const form = await readForm(req);
     if (form instanceof Response) return form;
     const next = safeNext(form.get("next"));
@@ -101,11 +142,13 @@ export async function createDemoApp(
       typeof password !== "string" ||
       !await passwordMatches(password, options.password)
     ) {
+      throttle.failure(client);
       const html = renderDocument(
         LoginPageView({ next, error: "Wrong password." }),
       );
       return page(html, 401);
     }
+    throttle.success(client);
     const editor: Editor = { name: options.editorName };
     const id = await sessions.create(editor);
     return redirect(next, {
@@ -134,11 +177,18 @@ export async function createDemoApp(
     }
   }
 
-  return async (req) => {
+  return async (req, info) => {
     const url = new URL(req.url);
     const path = url.pathname;
+    const hosts = options.allowedHosts ?? [];
+    if (hosts.length && !hostAllowed(req, hosts)) {
+      return text(421, "Unknown host");
+    }
+    const peer = info && "hostname" in info.remoteAddr
+      ? info.remoteAddr.hostname
+      : "unknown";
     try {
-      if (path === "/login") return await login(req, url);
+      if (path === "/login") return await login(req, url, peer);
       if (path === "/logout") return await logout(req, url);
       if (path === "/api/cms/save") return await save(req);
       if (path === "/api/cms/media") return await media(req);
@@ -160,17 +210,6 @@ export async function createDemoApp(
       return text(500, "Internal error");
     }
   };
-}
-
-/**
- * Where a login may go next: a path on this site as browsers parse it (they
- * drop tabs and newlines, so `/\t/evil` is `//evil`), re-serialized so the
- * `Location` header is always valid. Anything else goes to `/`.
- */
-function safeNext(next: unknown): string {
-  if (typeof next !== "string" || !next.startsWith("/")) return "/";
-  const url = URL.parse(next, SITE);
-  return url?.origin === SITE ? url.pathname + url.search + url.hash : "/";
 }
 
 /** The urlencoded form of a login post (at most 16 KiB), or a 4xx answer. */

@@ -49,6 +49,11 @@ export interface DemoOptions {
   clientDir?: string;
   /** S3 settings; when given, media goes to S3 instead of `dataDir`. */
   s3?: S3MediaStorageOptions;
+  /**
+   * Host headers the site answers to besides `127.0.0.1:PORT` and
+   * `localhost:PORT` (e.g. `cms.example.com` behind a proxy). Others get 421.
+   */
+  publicHosts?: string[];
 }
 
 /** A running demo. */
@@ -97,7 +102,11 @@ export async function startDemo(
       serveMedia = serveLocalMedia(local);
     }
 
+    // Filled once the port is known; CMS_PUBLIC_HOST adds the public name.
+    const allowedHosts: string[] = [];
     const handler = await createDemoApp({
+      allowedHosts,
+      imageOrigins: options.s3 ? [new URL(options.s3.publicUrl).origin] : [],
       store,
       media,
       serveMedia,
@@ -114,6 +123,11 @@ export async function startDemo(
     }, handler);
     cleanup.push(() => server.shutdown());
     const { port } = server.addr as Deno.NetAddr;
+    allowedHosts.push(
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      ...(options.publicHosts ?? []),
+    );
     return {
       url: `http://127.0.0.1:${port}`,
       password,
@@ -183,7 +197,15 @@ if (import.meta.main) {
   const given = env("CMS_EDITOR_PASSWORD");
   const s3 = s3FromEnv(env);
   const dataDir = env("CMS_DATA_DIR") || ".data";
-  const demo = await startDemo({ port, dataDir, password: given, s3 });
+  const publicHosts = (env("CMS_PUBLIC_HOSTS") ?? "").split(",")
+    .map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const demo = await startDemo({
+    port,
+    dataDir,
+    password: given,
+    s3,
+    publicHosts,
+  });
   console.log(`Demo running at ${demo.url}/`);
   console.log(
     `Content: ${dataDir}/content.kv; media: ${

@@ -81,6 +81,8 @@ export interface HomeProps {
   editing: boolean;
   clientSrc: string;
   drawerSrc: string;
+  /** The response's CSP nonce, for the client's loader script. */
+  nonce?: string;
 }
 
 /** The home page: `pages:home` with title, summary, body and features. */
@@ -130,6 +132,7 @@ export function HomePageView(props: HomeProps): VNode {
           <CmsScript
             editing
             src={props.clientSrc}
+            nonce={props.nonce}
             config={{
               editor: editor?.name ?? "",
               save: "/api/cms/save",

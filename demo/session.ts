@@ -16,7 +16,18 @@ export const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
 interface StoredSession {
   editor: string;
   expires: number;
+  /** The password epoch the session was created in. */
+  epoch?: string;
 }
+
+/** The stored fingerprint of the password in effect, and its epoch. */
+interface PasswordRecord {
+  salt: string;
+  digest: string;
+  epoch: string;
+}
+
+const PASSWORD_KEY: Deno.KvKey = ["demo", "password"];
 
 /**
  * Sessions in Deno KV under `["demo", "sessions", sha256(id)]`. Only the hash
@@ -25,11 +36,35 @@ interface StoredSession {
 export class Sessions {
   readonly #kv: Deno.Kv;
   readonly #ttl: number;
+  /** Sessions of another password epoch are over. */
+  #epoch = "";
 
   /** @param kv An open KV (the caller closes it). */
   constructor(kv: Deno.Kv, ttlMs = SESSION_TTL_MS) {
     this.#kv = kv;
     this.#ttl = ttlMs;
+  }
+
+  /**
+   * Binds the sessions to `password`. When it differs from the password of
+   * the last start (same KV), a new epoch begins and every older session is
+   * over: a password change signs everybody out. Only a salted PBKDF2
+   * fingerprint of the password is kept.
+   */
+  async usePassword(password: string): Promise<void> {
+    const stored = (await this.#kv.get<PasswordRecord>(PASSWORD_KEY)).value;
+    if (stored && await fingerprint(password, stored.salt) === stored.digest) {
+      this.#epoch = stored.epoch;
+      return;
+    }
+    const salt = randomToken(16);
+    const record: PasswordRecord = {
+      salt,
+      digest: await fingerprint(password, salt),
+      epoch: randomToken(16),
+    };
+    await this.#kv.set(PASSWORD_KEY, record);
+    this.#epoch = record.epoch;
   }
 
   /** Starts a session for `editor` and returns its random id. */
@@ -38,6 +73,7 @@ export class Sessions {
     const value: StoredSession = {
       editor: editor.name,
       expires: Date.now() + this.#ttl,
+      epoch: this.#epoch,
     };
     await this.#kv.set(await this.#key(id), value, { expireIn: this.#ttl });
     return id;
@@ -49,6 +85,7 @@ export class Sessions {
     const entry = await this.#kv.get<StoredSession>(await this.#key(id));
     const session = entry.value;
     if (!session || session.expires <= Date.now()) return null;
+    if ((session.epoch ?? "") !== this.#epoch) return null;
     return { name: session.editor };
   }
 
@@ -106,6 +143,28 @@ export function randomToken(bytes: number): string {
   const buf = crypto.getRandomValues(new Uint8Array(bytes));
   return btoa(String.fromCharCode(...buf)).replace(/\+/g, "-")
     .replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** A salted PBKDF2-SHA-256 fingerprint of a password, hex. */
+async function fingerprint(password: string, salt: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(password),
+    "PBKDF2",
+    false,
+    ["deriveBits"],
+  );
+  const bits = await crypto.subtle.deriveBits(
+    {
+      name: "PBKDF2",
+      hash: "SHA-256",
+      salt: new TextEncoder().encode(salt),
+      iterations: 100_000,
+    },
+    key,
+    256,
+  );
+  return hex(new Uint8Array(bits));
 }
 
 async function sha256(text: string): Promise<Uint8Array> {
