@@ -1,0 +1,136 @@
+/**
+ * Every string of the editing UI, in ONE table. English is built in; German
+ * is a separate lazy chunk (`labels_de.ts`); `mountCms({ labels })` takes
+ * `"de"` or a partial table that overrides single entries.
+ *
+ * A label is a string. `{name}` is replaced by a value (`{n}`, `{field}`,
+ * `{reason}`, `{when}`). A label that depends on a count lists its plural
+ * forms separated by `|`, in the order of
+ * `new Intl.PluralRules(lang).resolvedOptions().pluralCategories`
+ * (English and German: one|other). Times go through `Intl` in `lang`.
+ *
+ * @module
+ */
+
+/** The English table; its keys are every label of the UI. */
+export const en = {
+  /** BCP 47 language of the table: used by `Intl` and the plural rules. */
+  lang: "en",
+  // Edit bar.
+  bar: "Edit bar",
+  save: "Save",
+  saveHint: "Save (Ctrl+S)",
+  settings: "Settings",
+  done: "Done",
+  discard: "Discard",
+  ok: "OK",
+  clean: "All changes saved",
+  unsaved: "{n} unsaved change|{n} unsaved changes",
+  saving: "Saving…",
+  offline: "Offline: changes are kept here",
+  notSaved: "Not saved: {reason}",
+  retrying: "Not saved: {reason}. Retrying {when}.",
+  restored: "Restored {n} unsaved change.|Restored {n} unsaved changes.",
+  confirmDiscard: "Discard your unsaved changes?",
+  // Reasons of a failed save.
+  unreachable: "server unreachable",
+  offlineReason: "offline",
+  changedElsewhere: "changed elsewhere",
+  // Conflict dialog.
+  conflict: "“{field}” was changed elsewhere",
+  yours: "Yours",
+  stored: "Stored",
+  keepMine: "Keep mine",
+  useStored: "Use stored",
+};
+
+/** A complete label table (see {@linkcode en} for the keys). */
+export type Labels = { [K in keyof typeof en]: string };
+
+/** Languages shipped with the client. */
+export type Language = "en" | "de";
+
+/** The table in use: English, changed in place by {@linkcode useLabels}. */
+export const labels: Labels = { ...en };
+
+/**
+ * Makes `table` (a shipped table, or English with the given entries
+ * replaced) the table in use. Unknown keys and non-string values are
+ * ignored.
+ *
+ * @example
+ * ```ts ignore
+ * useLabels({ save: "Publish" });
+ * t("save"); // "Publish"
+ * ```
+ */
+export function useLabels(table: Partial<Labels> = {}): void {
+  Object.assign(labels, en);
+  let k: keyof Labels;
+  for (k in en) {
+    if (typeof table[k] === "string") labels[k] = table[k]!;
+  }
+}
+
+/**
+ * The label `key` with `{name}` filled from `values`; with a number `n`,
+ * the plural form for `n` in the table's language.
+ *
+ * @example
+ * ```ts ignore
+ * t("unsaved", { n: 2 }); // "2 unsaved changes"
+ * ```
+ */
+export function t(
+  key: keyof Labels,
+  values: Record<string, string | number> = {},
+): string {
+  let text = labels[key];
+  if (typeof values.n === "number" && text.includes("|")) {
+    const rules = new Intl.PluralRules(labels.lang);
+    const forms = text.split("|");
+    const at = rules.resolvedOptions().pluralCategories.indexOf(
+      rules.select(values.n),
+    );
+    text = forms[at] ?? forms.at(-1)!;
+  }
+  return text.replace(/\{(\w+)\}/g, (m, name) => `${values[name] ?? m}`);
+}
+
+/**
+ * A time relative to `now` in the table's language, e.g. "in 4 seconds",
+ * "2 minutes ago" (`Intl.RelativeTimeFormat`, `numeric: "auto"`).
+ *
+ * @example
+ * ```ts ignore
+ * relative(Date.now() + 4000); // "in 4 seconds"
+ * ```
+ */
+export function relative(time: number, now: number = Date.now()): string {
+  const s = Math.round((time - now) / 1000);
+  const [value, unit]: [number, Intl.RelativeTimeFormatUnit] = Math.abs(s) < 60
+    ? [s, "second"]
+    : Math.abs(s) < 3600
+    ? [Math.round(s / 60), "minute"]
+    : Math.abs(s) < 86400
+    ? [Math.round(s / 3600), "hour"]
+    : [Math.round(s / 86400), "day"];
+  return new Intl.RelativeTimeFormat(labels.lang, { numeric: "auto" })
+    .format(value, unit);
+}
+
+/**
+ * A date and time in the table's language (`Intl.DateTimeFormat`, medium
+ * date, short time), e.g. for history entries.
+ *
+ * @example
+ * ```ts ignore
+ * dateTime(new Date()); // "Jun 3, 2026, 2:05 PM"
+ * ```
+ */
+export function dateTime(date: Date | number): string {
+  return new Intl.DateTimeFormat(labels.lang, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  }).format(date);
+}

@@ -1,0 +1,38 @@
+/**
+ * The German label table, a lazy chunk loaded by `mountCms({ labels: "de" })`.
+ * Typed as a complete {@linkcode Labels} table: a key added to the English
+ * table without its German text is a type error.
+ *
+ * @module
+ */
+
+import type { Labels } from "./labels.ts";
+
+/** German labels. */
+export const de: Labels = {
+  lang: "de",
+  bar: "Bearbeitungsleiste",
+  save: "Speichern",
+  saveHint: "Speichern (Strg+S)",
+  settings: "Einstellungen",
+  done: "Fertig",
+  discard: "Verwerfen",
+  ok: "OK",
+  clean: "Alle Änderungen gespeichert",
+  unsaved: "{n} ungespeicherte Änderung|{n} ungespeicherte Änderungen",
+  saving: "Wird gespeichert…",
+  offline: "Offline: Änderungen bleiben hier erhalten",
+  notSaved: "Nicht gespeichert: {reason}",
+  retrying: "Nicht gespeichert: {reason}. Neuer Versuch {when}.",
+  restored:
+    "{n} ungespeicherte Änderung wiederhergestellt.|{n} ungespeicherte Änderungen wiederhergestellt.",
+  confirmDiscard: "Ungespeicherte Änderungen verwerfen?",
+  unreachable: "Server nicht erreichbar",
+  offlineReason: "offline",
+  changedElsewhere: "anderswo geändert",
+  conflict: "„{field}“ wurde anderswo geändert",
+  yours: "Ihre Fassung",
+  stored: "Gespeichert",
+  keepMine: "Meine behalten",
+  useStored: "Gespeicherte übernehmen",
+};
