@@ -12,12 +12,12 @@
  *   blockquote code pre img`. Anything else is unwrapped (its text is kept),
  *   except script, style, template, svg, math, iframe and similar, which are
  *   dropped with their content. Comments are dropped.
- * - Attributes: `href` on `<a>`; `src`, `alt`, `width`, `height` on `<img>`.
- *   Nothing else: no `class`, `id`, `style`, `title`, `target`, `data-*`,
- *   `aria-*` or event handlers.
- * - `href`: `http:`, `https:`, `mailto:` or a relative URL. A rejected `href`
- *   is removed and the `<a>` stays inert. Every `<a href>` gets
- *   `rel="noopener noreferrer nofollow"`.
+ * - Attributes: `href` and `target="_blank"` (no other target) on `<a>`;
+ *   `src`, `alt`, `width`, `height` on `<img>`. Nothing else: no `class`,
+ *   `id`, `style`, `title`, `data-*`, `aria-*` or event handlers.
+ * - `href`: `http:`, `https:`, `mailto:`, `tel:` or a relative URL. A
+ *   rejected `href` is removed (with any `target`) and the `<a>` stays inert.
+ *   Every `<a href>` gets `rel="noopener noreferrer nofollow"`.
  * - `<img>` stays only with `width` and `height` that are integers from 1 to
  *   10000 written plainly (`/^[1-9]\d{0,4}$/`), and a `src` that is `http:`,
  *   `https:` or relative. Otherwise the whole `<img>` is removed.
@@ -129,7 +129,7 @@ const TAGS = [
 
 /** Attributes kept, per tag. Any other attribute on any tag is removed. */
 const ATTRS_BY_TAG: ReadonlyMap<string, readonly string[]> = new Map([
-  ["a", ["href"]],
+  ["a", ["href", "target"]],
   ["img", ["src", "alt", "width", "height"]],
 ]);
 
@@ -139,7 +139,13 @@ export const LINK_REL = "noopener noreferrer nofollow";
 /** Largest accepted `width` or `height` of an `<img>`, in CSS pixels. */
 export const MAX_IMAGE_SIDE = 10000;
 
-const LINK_SCHEMES: readonly string[] = ["http", "https", "mailto"];
+/** Schemes a link's `href` may have (besides relative URLs). */
+export const LINK_SCHEMES: readonly string[] = [
+  "http",
+  "https",
+  "mailto",
+  "tel",
+];
 const IMAGE_SCHEMES: readonly string[] = ["http", "https"];
 const HTML_NS = "http://www.w3.org/1999/xhtml";
 // Characters browsers strip from URLs (C0 controls, space, tab, newline),
@@ -164,15 +170,16 @@ export const SANITIZER_POLICY: SanitizerPolicy = Object.freeze({
   ALLOWED_TAGS: Object.freeze([...TAGS, "body"]) as string[],
   ALLOWED_ATTR: Object.freeze([
     "href",
+    "target",
     "src",
     "alt",
     "width",
     "height",
   ]) as string[],
   ALLOWED_NAMESPACES: Object.freeze([HTML_NS]) as string[],
-  // http, https, mailto, or no scheme at all (the hooks refine this).
+  // http, https, mailto, tel, or no scheme at all (the hooks refine this).
   ALLOWED_URI_REGEXP:
-    /^(?:(?:https?|mailto):|[^a-z]|[a-z\d+.-]*(?:[^a-z\d+.:-]|$))/i,
+    /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z\d+.-]*(?:[^a-z\d+.:-]|$))/i,
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
   ALLOW_UNKNOWN_PROTOCOLS: false,
@@ -284,7 +291,8 @@ export function createSanitizer(purify: Purifier): Sanitize {
     if (
       !allowed.includes(event.attrName) ||
       (event.attrName === "href" &&
-        !isAllowedUrl(event.attrValue, LINK_SCHEMES))
+        !isAllowedUrl(event.attrValue, LINK_SCHEMES)) ||
+      (event.attrName === "target" && event.attrValue !== "_blank")
     ) {
       event.keepAttr = false;
     }
@@ -292,7 +300,7 @@ export function createSanitizer(purify: Purifier): Sanitize {
   purify.addHook("afterSanitizeAttributes", (node) => {
     if (isHtmlElement(node, "a") && node.hasAttribute("href")) {
       node.setAttribute("rel", LINK_REL);
-    }
+    } else if (isHtmlElement(node, "a")) node.removeAttribute("target");
   });
   const sanitize: Sanitize = (html) => {
     if (typeof html !== "string") {

@@ -33,7 +33,7 @@ const TAGS = new Set(
     .split(" "),
 );
 const ATTRS: Record<string, readonly string[]> = {
-  a: ["href", "rel"],
+  a: ["href", "rel", "target"],
   img: ["src", "alt", "width", "height"],
 };
 // deno-lint-ignore no-control-regex
@@ -82,10 +82,14 @@ function assertSafe(html: string, label: string): void {
     if (tag === "a" && el.hasAttribute("href")) {
       const href = el.getAttribute("href")!;
       assert.ok(
-        urlOk(href, ["http:", "https:", "mailto:"]),
+        urlOk(href, ["http:", "https:", "mailto:", "tel:"]),
         `${where} href ${href}`,
       );
       assert.equal(el.getAttribute("rel"), LINK_REL, `${where} rel`);
+    }
+    if (tag === "a" && el.hasAttribute("target")) {
+      assert.equal(el.getAttribute("target"), "_blank", `${where} target`);
+      assert.ok(el.hasAttribute("href"), `${where} target without href`);
     }
     if (tag === "img") {
       for (const side of ["width", "height"]) {

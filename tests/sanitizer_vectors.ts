@@ -374,11 +374,25 @@ export const ATTACKS: readonly Vector[] = [
     input: '<a href="ftp://example.com/">x</a>',
     expected: "<a>x</a>",
   },
-  { name: "tel href", input: '<a href="tel:+123">x</a>', expected: "<a>x</a>" },
   {
-    name: "target and rel=opener are replaced",
+    name: "tel href",
+    input: '<a href="tel:+123">x</a>',
+    expected: `<a href="tel:+123"${REL}>x</a>`,
+  },
+  {
+    name: "target=_blank stays, rel=opener is replaced",
     input: '<a href="https://ok.example/" target="_blank" rel="opener">x</a>',
-    expected: `<a href="https://ok.example/"${REL}>x</a>`,
+    expected: `<a href="https://ok.example/" target="_blank"${REL}>x</a>`,
+  },
+  {
+    name: "other targets go",
+    input: '<a href="/a" target="_top">x</a><a href="/b" target="evil">y</a>',
+    expected: `<a href="/a"${REL}>x</a><a href="/b"${REL}>y</a>`,
+  },
+  {
+    name: "target goes with a refused href",
+    input: '<a href="javascript:alert(1)" target="_blank">x</a>',
+    expected: "<a>x</a>",
   },
   {
     name: "link attributes beyond href go",
