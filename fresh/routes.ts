@@ -1,6 +1,18 @@
 /**
- * Route wrappers for Fresh 2: the save and media endpoints as the method
- * objects a route file exports, with `authorize` receiving the Fresh context.
+ * Route wrappers for Fresh 2.3: the save and media endpoints as catch-all
+ * route handlers, with `authorize` receiving the Fresh context and the
+ * cross-site check comparing against `ctx.url`.
+ *
+ * Each wrapper is one function taking the context. Fresh hands a function
+ * handler every method, so the endpoint itself answers the methods it
+ * doesn't serve: 405 with `Allow`. (A per-method object would let Fresh's
+ * file routes fall through to 404, and `app.post()` answers 405 without
+ * `Allow`.) Per request, the wrapper builds the Web-standard handler with
+ * the context's view of the world (editor, origin) and runs it: no state
+ * outlives the request.
+ *
+ * To add a wrapper for another endpoint, follow {@linkcode cmsSaveRoute}:
+ * `perRequest(createXHandler, options)`.
  *
  * @module
  */
@@ -16,45 +28,41 @@ import type {
   FreshHandler,
 } from "./context.ts";
 
-/** Options of {@linkcode cmsSaveRoute}: the save handler's, with a ctx-aware `authorize`. */
-export type CmsSaveRouteOptions<State> =
-  & Omit<SaveHandlerOptions, "authorize">
+/**
+ * A plain handler's options turned into a Fresh wrapper's: `authorize`
+ * receives the Fresh context instead of the request.
+ */
+export type FreshRouteOptions<Options, State> =
+  & Omit<Options, "authorize">
   & {
     /** The editor from the Fresh context (e.g. `ctx.state.user`), or `null`. */
     authorize: FreshAuthorize<State>;
   };
 
+/** Options of {@linkcode cmsSaveRoute}: the save handler's, with a ctx-aware `authorize`. */
+export type CmsSaveRouteOptions<State> = FreshRouteOptions<
+  SaveHandlerOptions,
+  State
+>;
+
 /** Options of {@linkcode cmsMediaRoute}: the media handler's, with a ctx-aware `authorize`. */
-export type CmsMediaRouteOptions<State> =
-  & Omit<MediaHandlerOptions, "authorize">
-  & {
-    /** The editor allowed to upload, from the Fresh context, or `null`. */
-    authorize: FreshAuthorize<State>;
-  };
-
-/** What a save route file exports as `handler`. */
-export interface CmsSaveRoute<State> {
-  /** The client's method. */
-  PATCH: FreshHandler<State>;
-  /** Also accepted. */
-  POST: FreshHandler<State>;
-}
-
-/** What a media route file exports as `handler`. */
-export interface CmsMediaRoute<State> {
-  /** Raw image bytes in, `{key, url, width, height, type}` out. */
-  POST: FreshHandler<State>;
-}
+export type CmsMediaRouteOptions<State> = FreshRouteOptions<
+  MediaHandlerOptions,
+  State
+>;
 
 /**
- * The save endpoint as a Fresh 2 route handler. All rules (allowlist,
- * sanitizing, cross-site check, limits, conflicts) are the Web-standard
- * `createSaveHandler`'s; this only hands `authorize` the Fresh context.
- * Fresh answers other methods with 405 itself.
+ * The save endpoint as a Fresh 2 route handler: `PATCH` (what the client
+ * sends) and `POST`; every other method gets 405 with `Allow: PATCH, POST`.
+ * All rules (allowlist, sanitizing, cross-site check, limits, conflicts) are
+ * the Web-standard `createSaveHandler`'s; this hands `authorize` the Fresh
+ * context, and makes the cross-site check compare `Origin` with
+ * `ctx.url.origin`, exactly as Fresh's `csrf()` does. With
+ * `new App({ trustProxy: true })` that is the forwarded origin.
  *
- * It works behind Fresh's own `csrf()` middleware: both apply the same rule,
- * so a request `csrf()` let through passes here too, provided the same extra
- * origins are given as `allowedOrigins`.
+ * Export it as a file route's `handler`, or mount it for all methods
+ * (`app.all(path, handler)`); `app.post(path, handler)` would let Fresh
+ * answer other methods 405 without `Allow`.
  *
  * @example
  * ```ts
@@ -72,16 +80,16 @@ export interface CmsMediaRoute<State> {
  */
 export function cmsSaveRoute<State>(
   options: CmsSaveRouteOptions<State>,
-): CmsSaveRoute<State> {
-  const bridge = contextBridge(options.authorize);
-  const handle = createSaveHandler({ ...options, authorize: bridge.authorize });
-  const run = (ctx: FreshContextLike<State>) => bridge.run(ctx, handle);
-  return { PATCH: run, POST: run };
+): FreshHandler<State> {
+  return perRequest(createSaveHandler, options);
 }
 
 /**
- * The media endpoint as a Fresh 2 route handler (`POST` only). The rules are
- * `createMediaHandler`'s; `authorize` receives the Fresh context.
+ * The media endpoint as a Fresh 2 route handler: `POST` raw image bytes in,
+ * `{key, url, width, height, type}` out; every other method gets 405 with
+ * `Allow: POST`. The rules are `createMediaHandler`'s; `authorize` receives
+ * the Fresh context and the cross-site check uses `ctx.url`, as in
+ * {@linkcode cmsSaveRoute}.
  *
  * @example
  * ```ts
@@ -98,39 +106,33 @@ export function cmsSaveRoute<State>(
  */
 export function cmsMediaRoute<State>(
   options: CmsMediaRouteOptions<State>,
-): CmsMediaRoute<State> {
-  const bridge = contextBridge(options.authorize);
-  const handle = createMediaHandler({
-    ...options,
-    authorize: bridge.authorize,
-  });
-  return { POST: (ctx) => bridge.run(ctx, handle) };
+): FreshHandler<State> {
+  return perRequest(createMediaHandler, options);
+}
+
+/** What every plain endpoint's options have in common with the wrappers. */
+interface PlainOptions {
+  authorize: Authorize;
+  allowedOrigins?: readonly string[];
 }
 
 /**
- * Lets a request-based `authorize` reach the Fresh context of the request
- * being handled. Unknown requests (never the case in practice) get `null`,
- * so the bridge fails closed.
+ * Adapts a plain endpoint factory to a Fresh catch-all handler: per
+ * request, the plain handler is created with `authorize` bound to this
+ * context and `ctx.url.origin` as the page's own origin, then run on
+ * `ctx.req`. The function declares exactly one parameter, as Fresh
+ * requires of route handlers.
  */
-function contextBridge<State>(authorize: FreshAuthorize<State>) {
-  const contexts = new WeakMap<Request, FreshContextLike<State>>();
-  const requestAuthorize: Authorize = (req) => {
-    const ctx = contexts.get(req);
-    return ctx ? authorize(ctx) : null;
-  };
-  return {
-    authorize: requestAuthorize,
-    async run(
-      ctx: FreshContextLike<State>,
-      handle: (req: Request) => Promise<Response>,
-    ): Promise<Response> {
-      const req = ctx.req;
-      contexts.set(req, ctx);
-      try {
-        return await handle(req);
-      } finally {
-        contexts.delete(req);
-      }
-    },
+function perRequest<Options extends PlainOptions, State>(
+  create: (options: Options) => (req: Request) => Promise<Response>,
+  options: FreshRouteOptions<Options, State>,
+): FreshHandler<State> {
+  return (ctx: FreshContextLike<State>) => {
+    const plain = {
+      ...options,
+      authorize: () => options.authorize(ctx),
+      allowedOrigins: [ctx.url.origin, ...options.allowedOrigins ?? []],
+    } as unknown as Options;
+    return create(plain)(ctx.req);
   };
 }

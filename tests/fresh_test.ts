@@ -16,6 +16,12 @@ import { MemoryContentStore } from "../server/store/memory.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
 import { contentVersion } from "../server/version.ts";
 import type { Editor } from "../server/types.ts";
+import {
+  csrf,
+  FRESH_METHODS,
+  FreshModelApp,
+  type Middleware,
+} from "./helpers/fresh_chain.ts";
 
 interface State {
   user?: Editor;
@@ -26,6 +32,7 @@ const ORIGIN = "http://site.test";
 const ALLOWLIST = {
   pages: { title: "plain", body: "rich", features: "list" },
 } as const;
+const ADA = { name: "Ada" };
 
 /** A context shaped like Fresh 2's (req, url, params, state, next). */
 function ctxFor(
@@ -37,13 +44,24 @@ function ctxFor(
   return { req, url: new URL(req.url), params: {}, state, next };
 }
 
-function saveRequest(body: unknown, headers: HeadersInit = {}): Request {
-  return new Request(`${ORIGIN}/api/cms/save`, {
+function saveRequest(
+  body: unknown,
+  headers: HeadersInit = {},
+  url = `${ORIGIN}/api/cms/save`,
+): Request {
+  return new Request(url, {
     method: "PATCH",
     headers: { "Content-Type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
 }
+
+const titleBody = (value: string) => ({
+  collection: "pages",
+  key: "home",
+  field: "title",
+  value,
+});
 
 function seededStore() {
   return new MemoryContentStore({
@@ -59,7 +77,39 @@ const PNG_1X1 = Uint8Array.from(
   (c) => c.charCodeAt(0),
 );
 
-Deno.test("fresh: route handlers declare exactly one parameter", () => {
+/** The toy session of these tests: `Cookie: session=ada` is an editor. */
+const session: Middleware<State> = (ctx) => {
+  if (ctx.req.headers.get("Cookie") === "session=ada") ctx.state.user = ADA;
+  return ctx.next();
+};
+
+/**
+ * A Fresh-like app as the example wires it: `csrf()` (optional), the
+ * session, then the save and media endpoints as file routes.
+ */
+function siteApp(options: {
+  trustProxy?: boolean;
+  withCsrf?: boolean;
+  store?: MemoryContentStore;
+} = {}) {
+  const store = options.store ?? seededStore();
+  const app = new FreshModelApp<State>({ trustProxy: options.trustProxy });
+  if (options.withCsrf ?? true) app.use(csrf());
+  app.use(session);
+  const authorize = (ctx: FreshContextLike<State>) => ctx.state.user;
+  app.fsRoute("/api/cms/save", {
+    handler: cmsSaveRoute<State>({ authorize, allowlist: ALLOWLIST, store }),
+  });
+  app.fsRoute("/api/cms/media", {
+    handler: cmsMediaRoute<State>({
+      authorize,
+      storage: new MemoryMediaStorage(),
+    }),
+  });
+  return { handle: app.handler(), store };
+}
+
+Deno.test("fresh: wrappers are one-parameter functions Fresh accepts as route handlers", () => {
   const save = cmsSaveRoute<State>({
     authorize: (ctx) => ctx.state.user,
     allowlist: ALLOWLIST,
@@ -69,75 +119,259 @@ Deno.test("fresh: route handlers declare exactly one parameter", () => {
     authorize: (ctx) => ctx.state.user,
     storage: new MemoryMediaStorage(),
   });
-  assert.deepEqual(Object.keys(save).sort(), ["PATCH", "POST"]);
-  assert.deepEqual(Object.keys(media), ["POST"]);
-  for (const fn of [save.PATCH, save.POST, media.POST]) {
+  for (
+    const fn of [
+      save,
+      media,
+      cmsEditMode<State>({ authorize: () => null }),
+    ]
+  ) {
+    assert.equal(typeof fn, "function");
     assert.equal(fn.length, 1);
   }
-  assert.equal(cmsEditMode<State>({ authorize: () => null }).length, 1);
+  // The model refuses what Fresh refuses: a handler with two parameters.
+  assert.throws(
+    () =>
+      new FreshModelApp().fsRoute("/x", {
+        // Route modules are loaded untyped; Fresh checks this at load time.
+        handler: ((_ctx: unknown, _extra: unknown) =>
+          new Response()) as unknown as Middleware<unknown>,
+      }),
+    /only have one argument/,
+  );
 });
 
-Deno.test("fresh: save route authorizes from ctx.state and writes through", async () => {
-  const store = seededStore();
-  const seen: FreshContextLike<State>[] = [];
-  const handler = cmsSaveRoute<State>({
-    authorize: (ctx) => {
-      seen.push(ctx);
-      return ctx.state.user ?? null;
-    },
-    allowlist: ALLOWLIST,
-    store,
-  });
+Deno.test("fresh chain: the model behaves as Fresh 2.3 does for methods", async () => {
+  const app = new FreshModelApp();
+  const ok = () => new Response("ok");
+  app.fsRoute("/by-method", { handler: { PATCH: ok } });
+  app.on("POST", "/post-only", ok);
+  const handle = app.handler();
+  const call = (path: string, method: string) =>
+    handle(new Request(ORIGIN + path, { method }));
+  // File routes take every method; a method the object lacks ends in 404.
+  for (const method of ["GET", "PUT", "DELETE", "POST"]) {
+    assert.equal((await call("/by-method", method)).status, 404, method);
+  }
+  assert.equal((await call("/by-method", "PATCH")).status, 200);
+  // app.post(): 405 without Allow; OPTIONS: 204 with Allow.
+  const put = await call("/post-only", "PUT");
+  assert.equal(put.status, 405);
+  assert.equal(put.headers.get("Allow"), null);
+  await put.body?.cancel();
+  const options = await call("/post-only", "OPTIONS");
+  assert.equal(options.status, 204);
+  assert.equal(options.headers.get("Allow"), "POST");
+  assert.equal((await call("/nowhere", "GET")).status, 404);
+});
 
-  const anon = ctxFor(
-    saveRequest({
-      collection: "pages",
-      key: "home",
-      field: "title",
-      value: "X",
-    }),
-  );
-  const denied = await handler.PATCH(anon);
-  assert.equal(denied.status, 403);
+Deno.test("fresh: every method the endpoint doesn't serve gets 405 with Allow", async () => {
+  const { handle, store } = siteApp();
+  const cases = [
+    { path: "/api/cms/save", allow: "PATCH, POST" },
+    { path: "/api/cms/media", allow: "POST" },
+  ];
+  for (const { path, allow } of cases) {
+    for (const method of FRESH_METHODS) {
+      if (allow.includes(method)) continue;
+      const res = await handle(
+        new Request(ORIGIN + path, {
+          method,
+          headers: { Cookie: "session=ada" },
+        }),
+      );
+      assert.equal(res.status, 405, `${method} ${path}`);
+      assert.equal(res.headers.get("Allow"), allow, `${method} ${path}`);
+      await res.body?.cancel();
+    }
+  }
   assert.equal((await store.get("pages", "home"))?.title, "Old");
-  assert.equal(seen[0], anon, "authorize gets the Fresh context itself");
-
-  const ctx = ctxFor(
-    saveRequest({
-      collection: "pages",
-      key: "home",
-      field: "features.1",
-      value: "New <b>item</b>",
-      version: contentVersion("b"),
-    }),
-    { user: { name: "Ada" } },
-  );
-  const ok = await handler.PATCH(ctx);
-  assert.equal(ok.status, 204);
-  assert.equal(
-    ok.headers.get("CMS-Version"),
-    contentVersion("New <b>item</b>"),
-  );
-  assert.deepEqual((await store.get("pages", "home"))?.features, [
-    "a",
-    "New <b>item</b>",
-    "c",
-  ]);
-
-  const viaPost = await handler.POST(ctxFor(
-    new Request(`${ORIGIN}/api/cms/save`, {
-      method: "POST",
-      body: JSON.stringify({
-        collection: "pages",
-        key: "home",
-        field: "body",
-        value: "<p onclick=alert(1)>hi<script>alert(1)</script></p>",
+  // app.all() hands every method to the wrapper too.
+  const app = new FreshModelApp<State>();
+  for (const method of FRESH_METHODS) {
+    app.on(
+      method,
+      "/save",
+      cmsSaveRoute<State>({
+        authorize: () => ADA,
+        allowlist: ALLOWLIST,
+        store,
       }),
+    );
+  }
+  const put = await app.handler()(
+    new Request(ORIGIN + "/save", { method: "PUT" }),
+  );
+  assert.equal(put.status, 405);
+  assert.equal(put.headers.get("Allow"), "PATCH, POST");
+  await put.body?.cancel();
+});
+
+Deno.test("fresh: saves and uploads through the chain, authorize sees ctx.state", async () => {
+  const { handle, store } = siteApp();
+  const same = { Origin: ORIGIN, "Sec-Fetch-Site": "same-origin" };
+  const anon = await handle(saveRequest(titleBody("anon"), same));
+  assert.equal(anon.status, 403);
+  await anon.body?.cancel();
+  const ok = await handle(
+    saveRequest(titleBody("New"), { ...same, Cookie: "session=ada" }),
+  );
+  assert.equal(ok.status, 204);
+  assert.equal(ok.headers.get("CMS-Version"), contentVersion("New"));
+  assert.equal((await store.get("pages", "home"))?.title, "New");
+
+  const upload = await handle(
+    new Request(`${ORIGIN}/api/cms/media`, {
+      method: "POST",
+      headers: { ...same, Cookie: "session=ada" },
+      body: PNG_1X1,
     }),
-    { user: { name: "Ada" } },
-  ));
-  assert.equal(viaPost.status, 204);
-  assert.equal((await store.get("pages", "home"))?.body, "<p>hi</p>");
+  );
+  assert.equal(upload.status, 200);
+  const media = await upload.json();
+  assert.equal(media.type, "image/png");
+  assert.equal(media.width, 1);
+  assert.ok(media.url.endsWith("/" + media.key));
+});
+
+/** A browser's save to the public site, as a proxy forwards it. */
+function proxied(
+  internal: string,
+  forwardedHost: string,
+  origin: string,
+  site: string | null = "same-site",
+) {
+  const headers: Record<string, string> = {
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": forwardedHost,
+    Origin: origin,
+    Cookie: "session=ada",
+  };
+  if (site) headers["Sec-Fetch-Site"] = site;
+  return saveRequest(titleBody(`via ${forwardedHost}`), headers, internal);
+}
+
+Deno.test("fresh: trustProxy: the origin check uses ctx.url, as csrf() does", async () => {
+  for (const withCsrf of [true, false]) {
+    const label = withCsrf ? "with csrf()" : "wrapper alone";
+    // Same-site save: Origin is compared (Sec-Fetch-Site is not
+    // same-origin), and matches the forwarded origin.
+    const { handle, store } = siteApp({ trustProxy: true, withCsrf });
+    const pass = await handle(
+      proxied(
+        "http://127.0.0.1/api/cms/save",
+        "cms.example",
+        "https://cms.example",
+      ),
+    );
+    assert.equal(pass.status, 204, label);
+    assert.equal((await store.get("pages", "home"))?.title, "via cms.example");
+    // Origin only (no Sec-Fetch-Site), as older browsers send.
+    const originOnly = await handle(
+      proxied(
+        "http://127.0.0.1/api/cms/save",
+        "cms.example",
+        "https://cms.example",
+        null,
+      ),
+    );
+    assert.equal(originOnly.status, 204, label);
+    // A cross-site page is still refused.
+    const cross = await handle(
+      proxied(
+        "http://127.0.0.1/api/cms/save",
+        "cms.example",
+        "https://evil.example",
+        "cross-site",
+      ),
+    );
+    assert.equal(cross.status, 403, label);
+    await cross.body?.cancel();
+    assert.equal((await store.get("pages", "home"))?.title, "via cms.example");
+  }
+});
+
+Deno.test("fresh: trustProxy keeps the internal port when X-Forwarded-Host has none", async () => {
+  for (const withCsrf of [true, false]) {
+    const label = withCsrf ? "with csrf()" : "wrapper alone";
+    const { handle, store } = siteApp({ trustProxy: true, withCsrf });
+    // ctx.url becomes https://cms.example:8000: the browser's Origin
+    // doesn't match, so csrf() and the wrapper both refuse…
+    const quirk = await handle(
+      proxied(
+        "http://127.0.0.1:8000/api/cms/save",
+        "cms.example",
+        "https://cms.example",
+      ),
+    );
+    assert.equal(quirk.status, 403, label);
+    await quirk.body?.cancel();
+    // …unless the browser says same-origin, or the proxy sends the port.
+    const sameOrigin = await handle(
+      proxied(
+        "http://127.0.0.1:8000/api/cms/save",
+        "cms.example",
+        "https://cms.example",
+        "same-origin",
+      ),
+    );
+    assert.equal(sameOrigin.status, 204, label);
+    const withPort = await handle(
+      proxied(
+        "http://127.0.0.1:8000/api/cms/save",
+        "cms.example:443",
+        "https://cms.example",
+      ),
+    );
+    assert.equal(withPort.status, 204, label);
+    assert.equal(
+      (await store.get("pages", "home"))?.title,
+      "via cms.example:443",
+    );
+  }
+});
+
+Deno.test("fresh: without trustProxy, forwarded headers are ignored", async () => {
+  const { handle, store } = siteApp({ trustProxy: false, withCsrf: false });
+  const res = await handle(
+    proxied(
+      "http://127.0.0.1/api/cms/save",
+      "cms.example",
+      "https://cms.example",
+    ),
+  );
+  assert.equal(res.status, 403);
+  await res.body?.cancel();
+  assert.equal((await store.get("pages", "home"))?.title, "Old");
+});
+
+Deno.test("fresh: csrf() and the wrapper's own check agree on every header combination", async () => {
+  const csrfOnly = new FreshModelApp();
+  csrfOnly.use(csrf());
+  csrfOnly.fsRoute("/api/cms/save", {
+    handler: () => new Response(null, { status: 204 }),
+  });
+  const fresh = csrfOnly.handler();
+  const { handle: ours } = siteApp({ withCsrf: false });
+  const sites = [null, "none", "same-origin", "same-site", "cross-site"];
+  const origins = [null, ORIGIN, "http://evil.test", "null"];
+  let refused = 0;
+  for (const site of sites) {
+    for (const origin of origins) {
+      const headers: Record<string, string> = { Cookie: "session=ada" };
+      if (site) headers["Sec-Fetch-Site"] = site;
+      if (origin) headers.Origin = origin;
+      const a = await fresh(saveRequest(titleBody("x"), headers));
+      const b = await ours(saveRequest(titleBody("x"), headers));
+      await a.body?.cancel();
+      await b.body?.cancel();
+      const label = `Sec-Fetch-Site ${site}, Origin ${origin}`;
+      assert.equal(a.status === 403, b.status === 403, label);
+      assert.ok(b.status === 204 || b.status === 403, label);
+      if (b.status === 403) refused++;
+    }
+  }
+  assert.ok(refused > 0 && refused < sites.length * origins.length);
 });
 
 Deno.test("fresh: concurrent requests each see their own context", async () => {
@@ -150,101 +384,58 @@ Deno.test("fresh: concurrent requests each see their own context", async () => {
     allowlist: ALLOWLIST,
     store,
   });
-  const body = (value: string) => ({
-    collection: "pages",
-    key: "home",
-    field: "title",
-    value,
-  });
   const [a, b] = await Promise.all([
-    handler.PATCH(
-      ctxFor(saveRequest(body("from Ada")), { user: { name: "Ada" } }),
-    ),
-    handler.PATCH(ctxFor(saveRequest(body("from anon")))),
+    handler(ctxFor(saveRequest(titleBody("from Ada")), { user: ADA })),
+    handler(ctxFor(saveRequest(titleBody("from anon")))),
   ]);
   assert.equal(a.status, 204);
   assert.equal(b.status, 403);
+  await b.body?.cancel();
   assert.equal((await store.get("pages", "home"))?.title, "from Ada");
 });
 
-Deno.test("fresh: save route behind csrf(): same-origin passes, cross-site is 403", async () => {
+Deno.test("fresh: save route sanitizes rich values and checks list items", async () => {
   const store = seededStore();
+  const seen: FreshContextLike<State>[] = [];
   const handler = cmsSaveRoute<State>({
-    authorize: (ctx) => ctx.state.user,
+    authorize: (ctx) => {
+      seen.push(ctx);
+      return ctx.state.user ?? null;
+    },
     allowlist: ALLOWLIST,
     store,
   });
-  const user = { name: "Ada" };
-  const body = { collection: "pages", key: "home", field: "title", value: "S" };
-  // What a browser sends, which Fresh's csrf() has already let through.
-  const same = await handler.PATCH(ctxFor(
-    saveRequest(body, { "Sec-Fetch-Site": "same-origin", Origin: ORIGIN }),
-    { user },
-  ));
-  assert.equal(same.status, 204);
-  const cross = await handler.PATCH(ctxFor(
-    saveRequest({ ...body, value: "evil" }, {
-      "Sec-Fetch-Site": "cross-site",
-      Origin: "http://evil.test",
+  const item = ctxFor(
+    saveRequest({
+      collection: "pages",
+      key: "home",
+      field: "features.1",
+      value: "New <b>item</b>",
+      version: contentVersion("b"),
     }),
-    { user },
-  ));
-  assert.equal(cross.status, 403);
-  assert.equal((await store.get("pages", "home"))?.title, "S");
-});
-
-Deno.test("fresh: behind a proxy, allowedOrigins mirrors csrf({ origin })", async () => {
-  const body = { collection: "pages", key: "home", field: "title", value: "P" };
-  // Fresh sees the internal URL; the browser sent the public origin.
-  const proxied = () =>
-    new Request("http://127.0.0.1:8000/api/cms/save", {
-      method: "PATCH",
-      headers: {
-        Origin: "https://public.example",
-        "Sec-Fetch-Site": "same-site",
-      },
-      body: JSON.stringify(body),
-    });
-  const user = { name: "Ada" };
-  const strict = cmsSaveRoute<State>({
-    authorize: (ctx) => ctx.state.user,
-    allowlist: ALLOWLIST,
-    store: seededStore(),
-  });
-  const denied = await strict.PATCH(ctxFor(proxied(), { user }));
-  assert.equal(denied.status, 403);
-  await denied.body?.cancel();
-  const store = seededStore();
-  const configured = cmsSaveRoute<State>({
-    authorize: (ctx) => ctx.state.user,
-    allowlist: ALLOWLIST,
-    store,
-    allowedOrigins: ["https://public.example"],
-  });
-  assert.equal(
-    (await configured.PATCH(ctxFor(proxied(), { user }))).status,
-    204,
+    { user: ADA },
   );
-  assert.equal((await store.get("pages", "home"))?.title, "P");
-});
-
-Deno.test("fresh: media route uploads with ctx authorize, 403 without", async () => {
-  const storage = new MemoryMediaStorage();
-  const handler = cmsMediaRoute<State>({
-    authorize: (ctx) => ctx.state.user,
-    storage,
-  });
-  const upload = () =>
-    new Request(`${ORIGIN}/api/cms/media`, { method: "POST", body: PNG_1X1 });
-  const denied = await handler.POST(ctxFor(upload()));
-  assert.equal(denied.status, 403);
-  const res = await handler.POST(ctxFor(upload(), { user: { name: "Ada" } }));
-  assert.equal(res.status, 200);
-  const media = await res.json();
-  assert.equal(media.type, "image/png");
-  assert.equal(media.width, 1);
-  assert.equal(media.height, 1);
-  assert.ok(media.url.endsWith("/" + media.key));
+  assert.equal((await handler(item)).status, 204);
+  assert.equal(seen[0], item, "authorize gets the Fresh context itself");
+  assert.deepEqual((await store.get("pages", "home"))?.features, [
+    "a",
+    "New <b>item</b>",
+    "c",
+  ]);
+  const viaPost = await handler(ctxFor(
+    new Request(`${ORIGIN}/api/cms/save`, {
+      method: "POST",
+      body: JSON.stringify({
+        collection: "pages",
+        key: "home",
+        field: "body",
+        value: "<p onclick=alert(1)>hi<script>alert(1)</script></p>",
+      }),
+    }),
+    { user: ADA },
+  ));
+  assert.equal(viaPost.status, 204);
+  assert.equal((await store.get("pages", "home"))?.body, "<p>hi</p>");
 });
 
 Deno.test("fresh: edit mode only for an editor who asks with ?edit", async () => {
