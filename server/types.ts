@@ -65,18 +65,115 @@ export interface ContentStore {
    * write nothing. It may run more than once under contention, so it must be
    * free of side effects other than recording its last decision.
    * Resolves to the record written, or `null` when nothing was written.
+   *
+   * With `revision`, a {@linkcode HistoryStore} also records the written
+   * value of `revision.field` as a new revision, in the same atomic
+   * operation; a store without history ignores it.
    */
   update(
     collection: string,
     key: string,
     mutate: (current: ContentRecord | null) => ContentRecord | null,
+    revision?: RevisionInput,
   ): Promise<ContentRecord | null>;
+}
+
+/**
+ * What a save asks the store to record in a field's history. The store takes
+ * the value from the record it writes, so the revision always holds exactly
+ * what was stored.
+ */
+export interface RevisionInput {
+  /** The field written: `name`, or `name.index` for a list item. */
+  field: string;
+  /** Who saved it: the session's editor name. */
+  editor: string;
+  /**
+   * Whether the value went public with this write. Default `true` (every
+   * save is live); a draft save passes `false` and a later publish marks it.
+   */
+  published?: boolean;
+}
+
+/** One stored value of one field, newest first in a history. */
+export interface Revision {
+  /** Unique across the store (a UUID). */
+  id: string;
+  /** The record's collection. */
+  collection: string;
+  /** The record's key. */
+  key: string;
+  /** The field: `name` or `name.index`. */
+  field: string;
+  /** When it was written, ISO 8601. */
+  at: string;
+  /**
+   * Who wrote it; `null` for the value a field held before its first
+   * recorded save (kept so the first save can be undone).
+   */
+  editor: string | null;
+  /** The value as stored (sanitized for rich fields). */
+  value: ContentValue;
+  /** Size of `value` in UTF-8 bytes (a list: of its JSON). */
+  bytes: number;
+  /** When this value went public, ISO 8601; absent while it is a draft. */
+  published?: string;
+}
+
+/**
+ * How long history is kept. Both limits may be set; a revision goes when it
+ * is outside either. The newest revision of a field (its current value) is
+ * never pruned. Unset: keep everything.
+ */
+export interface Retention {
+  /** Keep at most this many revisions per field (at least 1). */
+  keep?: number;
+  /** Drop revisions older than this many days. */
+  days?: number;
+}
+
+/** One line of an export: a record or a revision. */
+export type StoreLine =
+  | { type: "record"; collection: string; key: string; record: ContentRecord }
+  | { type: "revision"; revision: Revision };
+
+/**
+ * A {@linkcode ContentStore} that keeps every field's history: `update` with
+ * a `revision` writes the record and the revision in one atomic operation.
+ * The memory, Deno KV and PostgreSQL stores implement it.
+ */
+export interface HistoryStore extends ContentStore {
+  /** A field's revisions, newest first (the first is its current value). */
+  revisions(
+    collection: string,
+    key: string,
+    field: string,
+    limit?: number,
+  ): Promise<Revision[]>;
+  /** One revision by id, or `null`. */
+  revision(id: string): Promise<Revision | null>;
+  /**
+   * Every record, then every revision (oldest first per field), for
+   * backups. Import them with `load`.
+   */
+  dump(): AsyncIterable<StoreLine>;
+  /**
+   * Loads the lines of a `dump` into this store. It refuses (throws before
+   * writing anything) when the store already holds a record or revision.
+   * Revisions keep their ids, times and order.
+   */
+  load(lines: AsyncIterable<StoreLine> | Iterable<StoreLine>): Promise<void>;
 }
 
 /** Where uploaded images are kept and how the public reaches them. */
 export interface MediaStorage {
   /** Stores the bytes under `key` with the verified `contentType`. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Removes the object of `key`; resolves when it is gone, also when it
+   * never existed. Used to undo a half-stored upload.
+   */
+  delete(key: string): Promise<void>;
   /** Public URL of a key: the public base address, a slash, then the key. */
   url(key: string): string;
 }

@@ -4,7 +4,20 @@
  *
  * @module
  */
-import type { ContentRecord, ContentStore } from "../types.ts";
+import type {
+  ContentRecord,
+  HistoryStore,
+  Retention,
+  Revision,
+  RevisionInput,
+  StoreLine,
+} from "../types.ts";
+import {
+  checkRetention,
+  checkRevision,
+  expired,
+  newRevisions,
+} from "./revision.ts";
 
 /**
  * Thrown when a record would exceed Deno KV's 64 KiB value limit. Nothing is
@@ -40,7 +53,22 @@ export interface KvContentStoreOptions {
   prefix?: Deno.KvKey;
   /** How many times `update` tries before it gives up. Default 64. */
   maxAttempts?: number;
+  /** How long history is kept. Default: everything. */
+  retention?: Retention;
 }
+
+/** A field's history head: the sequence number of its newest revision. */
+interface Head {
+  seq: number;
+}
+
+/** Where a revision id points: collection, key, field, sequence number. */
+type IdEntry = [string, string, string, number];
+
+/** Key parts below the prefix that no collection name (a string) can take. */
+const HEADS = 0;
+const REVISIONS = 1;
+const IDS = 2;
 
 /**
  * Content in Deno KV, one entry per record under
@@ -48,7 +76,14 @@ export interface KvContentStoreOptions {
  * retries (bounded, with jittered backoff) when another writer got there
  * first, so concurrent saves to different fields of one record never lose an
  * update, across any number of instances. Within one store, updates of a
- * record are queued so they do not race each other. Records are limited to 64 KiB by KV ({@linkcode RecordTooLargeError}).
+ * record are queued so they do not race each other. Records and revisions
+ * are limited to 64 KiB by KV ({@linkcode RecordTooLargeError}).
+ *
+ * History: a revision goes in the same atomic commit as its record, under
+ * `[...prefix, 1, collection, key, field, seq]`, with its id under
+ * `[...prefix, 2, id]` and the field's newest `seq` under
+ * `[...prefix, 0, collection, key, field]` (checked by the commit too).
+ * Retention prunes after the commit; the newest revision always stays.
  *
  * @example
  * ```ts
@@ -58,10 +93,11 @@ export interface KvContentStoreOptions {
  * (await store.get("pages", "home"))?.title; // "Hello"
  * ```
  */
-export class KvContentStore implements ContentStore {
+export class KvContentStore implements HistoryStore {
   readonly #kv: Deno.Kv;
   readonly #prefix: Deno.KvKey;
   readonly #maxAttempts: number;
+  readonly #retention: Retention | undefined;
   /** Per-record tail of this store's pending updates. */
   readonly #queues = new Map<string, Promise<void>>();
 
@@ -75,6 +111,8 @@ export class KvContentStore implements ContentStore {
     this.#kv = kv;
     this.#prefix = options.prefix ?? ["cms"];
     this.#maxAttempts = options.maxAttempts ?? 64;
+    checkRetention(options.retention);
+    this.#retention = options.retention;
   }
 
   /** Opens the KV at `path` (see `Deno.openKv`) and wraps it in a store. */
@@ -96,16 +134,18 @@ export class KvContentStore implements ContentStore {
    * atomically. Updates of one record through this store run one after
    * another; against other writers (other instances) it is a check-and-set,
    * and `mutate` is re-run on a fresh read when the record changed in
-   * between. Throws after `maxAttempts` lost races.
+   * between. Throws after `maxAttempts` lost races. With `revision`, the
+   * field's new revision is part of the same commit.
    */
   update(
     collection: string,
     key: string,
     mutate: (current: ContentRecord | null) => ContentRecord | null,
+    revision?: RevisionInput,
   ): Promise<ContentRecord | null> {
     const id = JSON.stringify([collection, key]);
     const run = (this.#queues.get(id) ?? Promise.resolve())
-      .then(() => this.#update(collection, key, mutate));
+      .then(() => this.#update(collection, key, mutate, revision));
     const tail = run.then(() => {}, () => {});
     this.#queues.set(id, tail);
     tail.then(() => {
@@ -118,17 +158,181 @@ export class KvContentStore implements ContentStore {
     collection: string,
     key: string,
     mutate: (current: ContentRecord | null) => ContentRecord | null,
+    revision: RevisionInput | undefined,
   ): Promise<ContentRecord | null> {
+    const recordKey = [...this.#prefix, collection, key];
+    const headKey = revision
+      ? [...this.#prefix, HEADS, collection, key, revision.field]
+      : null;
     for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
-      const entry = await this.#read(collection, key);
+      const [entry, head] = await this.#readMany(recordKey, headKey);
       const next = mutate(entry.value);
       if (next === null) return null;
-      if (await this.#commit(entry, next)) return next;
+      const op = this.#kv.atomic().check(entry).set(recordKey, next);
+      let seq = 0;
+      if (revision && head) {
+        seq = head.value?.seq ?? 0;
+        const revs = newRevisions(
+          collection,
+          key,
+          revision,
+          entry.value,
+          next,
+          head.value !== null,
+        );
+        for (const rev of revs) this.#setRevision(op, rev, ++seq);
+        op.check(head).set(head.key, { seq } satisfies Head);
+      }
+      if (await this.#commit(op)) {
+        if (revision && this.#retention) {
+          await this.#prune(collection, key, revision.field, seq);
+        }
+        return next;
+      }
       await backoff(attempt);
     }
     throw new Error(
       `KV update of ${collection}:${key} lost ${this.#maxAttempts} races; giving up`,
     );
+  }
+
+  /** Adds a revision and its id entry to an atomic operation. */
+  #setRevision(op: Deno.AtomicOperation, rev: Revision, seq: number) {
+    const { collection, key, field } = rev;
+    op.set([...this.#prefix, REVISIONS, collection, key, field, seq], rev);
+    op.set(
+      [...this.#prefix, IDS, rev.id],
+      [collection, key, field, seq] satisfies IdEntry,
+    );
+  }
+
+  /**
+   * Drops what retention lets go, oldest first, at most 100 per save. Pruned
+   * revisions are always the oldest, so sequence numbers above the oldest
+   * kept one have no gaps and `seq - n` counts the newer revisions. A
+   * failure here never fails the save.
+   */
+  async #prune(collection: string, key: string, field: string, seq: number) {
+    try {
+      const base = [...this.#prefix, REVISIONS, collection, key, field];
+      const op = this.#kv.atomic();
+      let n = 0;
+      const now = Date.now();
+      for await (
+        const e of this.#kv.list<Revision>({
+          prefix: base,
+          end: [...base, seq],
+        }, { limit: 100 })
+      ) {
+        const revSeq = e.key[e.key.length - 1] as number;
+        if (!expired(seq - revSeq, e.value.at, this.#retention, now)) break;
+        op.delete(e.key).delete([...this.#prefix, IDS, e.value.id]);
+        n++;
+      }
+      if (n) await op.commit();
+    } catch (err) {
+      console.error("cms: pruning history failed", err);
+    }
+  }
+
+  /** A field's revisions, newest first, at most `limit`. */
+  async revisions(
+    collection: string,
+    key: string,
+    field: string,
+    limit?: number,
+  ): Promise<Revision[]> {
+    if (limit !== undefined && limit <= 0) return [];
+    const out: Revision[] = [];
+    const prefix = [...this.#prefix, REVISIONS, collection, key, field];
+    try {
+      for await (
+        const e of this.#kv.list<Revision>({ prefix }, { reverse: true, limit })
+      ) out.push(e.value);
+    } catch (err) {
+      throw mapError(err);
+    }
+    return out;
+  }
+
+  /** One revision by id, or `null`. */
+  async revision(id: string): Promise<Revision | null> {
+    try {
+      const where = await this.#kv.get<IdEntry>([...this.#prefix, IDS, id]);
+      if (!where.value) return null;
+      const rev = await this.#kv.get<Revision>([
+        ...this.#prefix,
+        REVISIONS,
+        ...where.value,
+      ]);
+      return rev.value;
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+
+  /** Every record, then every revision, oldest first per field. */
+  async *dump(): AsyncIterable<StoreLine> {
+    const depth = this.#prefix.length;
+    for await (const e of this.#kv.list<unknown>({ prefix: this.#prefix })) {
+      const part = e.key[depth];
+      if (typeof part === "string" && e.key.length === depth + 2) {
+        yield {
+          type: "record",
+          collection: part,
+          key: e.key[depth + 1] as string,
+          record: e.value as ContentRecord,
+        };
+      } else if (part === REVISIONS) {
+        yield { type: "revision", revision: e.value as Revision };
+      }
+    }
+  }
+
+  /** Loads a dump into this empty store; throws on a non-empty one. */
+  async load(
+    lines: AsyncIterable<StoreLine> | Iterable<StoreLine>,
+  ): Promise<void> {
+    for await (
+      const _ of this.#kv.list({ prefix: this.#prefix }, { limit: 1 })
+    ) {
+      throw new Error("store is not empty");
+    }
+    const seqs = new Map<string, number>();
+    for await (const line of lines) {
+      const op = this.#kv.atomic();
+      if (line.type === "record") {
+        op.set([...this.#prefix, line.collection, line.key], line.record);
+      } else {
+        const rev = checkRevision(line.revision);
+        const field = [rev.collection, rev.key, rev.field];
+        const seq = (seqs.get(JSON.stringify(field)) ?? 0) + 1;
+        seqs.set(JSON.stringify(field), seq);
+        this.#setRevision(op, rev, seq);
+        op.set([...this.#prefix, HEADS, ...field], { seq } satisfies Head);
+      }
+      if (!await this.#commit(op)) throw new Error("import write failed");
+    }
+  }
+
+  async #readMany(
+    recordKey: Deno.KvKey,
+    headKey: Deno.KvKey | null,
+  ): Promise<
+    [Deno.KvEntryMaybe<ContentRecord>, Deno.KvEntryMaybe<Head> | null]
+  > {
+    try {
+      if (!headKey) {
+        return [await this.#kv.get<ContentRecord>(recordKey), null];
+      }
+      const [entry, head] = await this.#kv.getMany<[ContentRecord, Head]>([
+        recordKey,
+        headKey,
+      ]);
+      return [entry, head];
+    } catch (err) {
+      throw mapError(err);
+    }
   }
 
   async #read(
@@ -146,14 +350,9 @@ export class KvContentStore implements ContentStore {
     }
   }
 
-  async #commit(
-    entry: Deno.KvEntryMaybe<ContentRecord>,
-    value: ContentRecord,
-  ): Promise<boolean> {
+  async #commit(op: Deno.AtomicOperation): Promise<boolean> {
     try {
-      const result = await this.#kv.atomic().check(entry)
-        .set(entry.key, value).commit();
-      return result.ok;
+      return (await op.commit()).ok;
     } catch (err) {
       // Another handle on the same SQLite file holds the write lock: a lost
       // race like a failed check, so retry.

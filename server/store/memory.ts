@@ -1,14 +1,34 @@
 /**
- * An in-memory {@linkcode ContentStore}, for tests and demos. Nothing
+ * An in-memory {@linkcode HistoryStore}, for tests and demos. Nothing
  * survives a restart.
  *
  * @module
  */
-import type { ContentRecord, ContentStore } from "../types.ts";
+import type {
+  ContentRecord,
+  HistoryStore,
+  Retention,
+  Revision,
+  RevisionInput,
+  StoreLine,
+} from "../types.ts";
+import {
+  checkRetention,
+  checkRevision,
+  expired,
+  newRevisions,
+} from "./revision.ts";
+
+/** Options of {@linkcode MemoryContentStore}. */
+export interface MemoryContentStoreOptions {
+  /** How long history is kept. Default: everything. */
+  retention?: Retention;
+}
 
 /**
- * A `Map`-backed content store. Records go in and come out as structured
- * clones, so callers can never change stored state by mutating what they got.
+ * A `Map`-backed content store with history. Records and revisions go in and
+ * come out as structured clones, so callers can never change stored state by
+ * mutating what they got.
  *
  * @example
  * ```ts
@@ -16,12 +36,20 @@ import type { ContentRecord, ContentStore } from "../types.ts";
  * const store = new MemoryContentStore({
  *   "pages:home": { title: "Hello", features: ["Fast", "Small"] },
  * });
- * await store.update("pages", "home", (r) => ({ ...r, title: "Hi" }));
+ * await store.update("pages", "home", (r) => ({ ...r, title: "Hi" }), {
+ *   field: "title",
+ *   editor: "Ada",
+ * });
  * (await store.get("pages", "home"))?.title; // "Hi"
+ * (await store.revisions("pages", "home", "title")).length; // 2
  * ```
  */
-export class MemoryContentStore implements ContentStore {
+export class MemoryContentStore implements HistoryStore {
   #records = new Map<string, ContentRecord>();
+  /** Field → its revisions, oldest first. */
+  #history = new Map<string, Revision[]>();
+  #byId = new Map<string, Revision>();
+  readonly #retention: Retention | undefined;
 
   /**
    * Creates a store, optionally seeded.
@@ -29,7 +57,12 @@ export class MemoryContentStore implements ContentStore {
    * @param seed Initial records keyed by `"<collection>:<key>"` (split at the
    * first colon).
    */
-  constructor(seed: Record<string, ContentRecord> = {}) {
+  constructor(
+    seed: Record<string, ContentRecord> = {},
+    options: MemoryContentStoreOptions = {},
+  ) {
+    checkRetention(options.retention);
+    this.#retention = options.retention;
     for (const [id, record] of Object.entries(seed)) {
       const at = id.indexOf(":");
       if (at < 0) {
@@ -49,28 +82,122 @@ export class MemoryContentStore implements ContentStore {
   }
 
   /**
-   * Replaces one record with what `mutate` returns (`null`: write nothing).
-   * Runs synchronously between awaits, so it is atomic in one process.
+   * Replaces one record with what `mutate` returns (`null`: write nothing),
+   * and records `revision` with it. Runs synchronously between awaits, so it
+   * is atomic in one process.
    */
   update(
     collection: string,
     key: string,
     mutate: (current: ContentRecord | null) => ContentRecord | null,
+    revision?: RevisionInput,
   ): Promise<ContentRecord | null> {
     try {
       const id = mapKey(collection, key);
-      const current = this.#records.get(id);
+      const current = this.#records.get(id) ?? null;
       const next = mutate(current ? structuredClone(current) : null);
       if (next === null) return Promise.resolve(null);
-      // The stored copy is never handed out; `next` is already the caller's.
-      this.#records.set(id, structuredClone(next));
+      const stored = structuredClone(next);
+      if (revision) {
+        const field = mapKey(collection, key, revision.field);
+        const list = this.#history.get(field) ?? [];
+        const revs = newRevisions(
+          collection,
+          key,
+          revision,
+          current,
+          stored,
+          list.length > 0,
+        );
+        // Everything that can throw is done: write both, then prune.
+        for (const rev of revs) this.#add(rev);
+        this.#prune(field);
+      }
+      this.#records.set(id, stored);
       return Promise.resolve(next);
     } catch (err) {
       return Promise.reject(err);
     }
   }
+
+  /** A field's revisions, newest first, at most `limit`. */
+  revisions(
+    collection: string,
+    key: string,
+    field: string,
+    limit = Infinity,
+  ): Promise<Revision[]> {
+    const list = this.#history.get(mapKey(collection, key, field)) ?? [];
+    const n = Math.max(0, Math.min(limit, list.length));
+    return Promise.resolve(
+      structuredClone(list.slice(list.length - n).reverse()),
+    );
+  }
+
+  /** One revision by id, or `null`. */
+  revision(id: string): Promise<Revision | null> {
+    const rev = this.#byId.get(id);
+    return Promise.resolve(rev ? structuredClone(rev) : null);
+  }
+
+  /** Every record, then every revision, oldest first per field. */
+  async *dump(): AsyncIterable<StoreLine> {
+    for (const [id, record] of this.#records) {
+      const [collection, key] = JSON.parse(id) as [string, string];
+      yield {
+        type: "record",
+        collection,
+        key,
+        record: structuredClone(record),
+      };
+    }
+    for (const list of this.#history.values()) {
+      for (const rev of list) {
+        yield { type: "revision", revision: structuredClone(rev) };
+      }
+    }
+  }
+
+  /** Loads a dump into this empty store; throws on a non-empty one. */
+  async load(
+    lines: AsyncIterable<StoreLine> | Iterable<StoreLine>,
+  ): Promise<void> {
+    if (this.#records.size || this.#byId.size) {
+      throw new Error("store is not empty");
+    }
+    for await (const line of lines) {
+      if (line.type === "record") {
+        this.#records.set(
+          mapKey(line.collection, line.key),
+          structuredClone(line.record),
+        );
+      } else {
+        this.#add(structuredClone(checkRevision(line.revision)));
+      }
+    }
+  }
+
+  #add(rev: Revision) {
+    const field = mapKey(rev.collection, rev.key, rev.field);
+    const list = this.#history.get(field) ?? [];
+    list.push(rev);
+    this.#history.set(field, list);
+    this.#byId.set(rev.id, rev);
+  }
+
+  #prune(field: string) {
+    const list = this.#history.get(field);
+    if (!list) return;
+    const now = Date.now();
+    const kept = list.filter((rev, i) =>
+      !expired(list.length - 1 - i, rev.at, this.#retention, now)
+    );
+    if (kept.length === list.length) return;
+    for (const rev of list) if (!kept.includes(rev)) this.#byId.delete(rev.id);
+    this.#history.set(field, kept);
+  }
 }
 
-function mapKey(collection: string, key: string): string {
-  return JSON.stringify([collection, key]);
+function mapKey(...parts: string[]): string {
+  return JSON.stringify(parts);
 }
