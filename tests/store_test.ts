@@ -5,134 +5,15 @@ import {
   KvContentStore,
   RecordTooLargeError,
 } from "../server/store/kv.ts";
-import type { ContentRecord, ContentStore } from "../server/types.ts";
+import {
+  PostgresContentStore,
+  UnstorableTextError,
+} from "../server/store/postgres.ts";
+import type { ContentStore } from "../server/types.ts";
+import postgres from "postgres";
+import { startPostgres } from "./helpers/postgres.ts";
 
 const WRITERS = 200;
-
-/** Runs the same conformance checks against any ContentStore. */
-function conformance(name: string, open: () => Promise<Store>) {
-  Deno.test(`${name}: get of a missing record is null`, async () => {
-    await using s = await open();
-    assert.equal(await s.store.get("pages", "nope"), null);
-  });
-
-  Deno.test(`${name}: update writes and returns the record`, async () => {
-    await using s = await open();
-    const written = await s.store.update("pages", "home", (r) => {
-      assert.equal(r, null);
-      return { title: "Hello", features: ["a", "b"] };
-    });
-    assert.deepEqual(written, { title: "Hello", features: ["a", "b"] });
-    assert.deepEqual(await s.store.get("pages", "home"), written);
-    const next = await s.store.update("pages", "home", (r) => ({
-      ...r,
-      title: "Hi",
-    }));
-    assert.deepEqual(next, { title: "Hi", features: ["a", "b"] });
-    assert.equal(await s.store.get("pages", "other"), null);
-    assert.equal(await s.store.get("posts", "home"), null);
-  });
-
-  Deno.test(`${name}: mutate returning null writes nothing`, async () => {
-    await using s = await open();
-    assert.equal(await s.store.update("pages", "x", () => null), null);
-    assert.equal(await s.store.get("pages", "x"), null);
-    await s.store.update("pages", "x", () => ({ title: "kept" }));
-    assert.equal(await s.store.update("pages", "x", () => null), null);
-    assert.deepEqual(await s.store.get("pages", "x"), { title: "kept" });
-  });
-
-  Deno.test(`${name}: a throwing mutate writes nothing`, async () => {
-    await using s = await open();
-    await assert.rejects(
-      s.store.update("pages", "x", () => {
-        throw new Error("boom");
-      }),
-      /boom/,
-    );
-    assert.equal(await s.store.get("pages", "x"), null);
-    await s.store.update("pages", "x", () => ({ after: "ok" }));
-    assert.deepEqual(await s.store.get("pages", "x"), { after: "ok" });
-  });
-
-  Deno.test(`${name}: callers cannot mutate stored state`, async () => {
-    await using s = await open();
-    const input: ContentRecord = { title: "A", features: ["x"] };
-    const written = await s.store.update("pages", "k", () => input);
-    input.title = "changed";
-    (input.features as string[]).push("y");
-    (written!.features as string[]).push("z");
-    const got = await s.store.get("pages", "k");
-    got!.title = "also changed";
-    await s.store.update("pages", "k", (current) => {
-      (current!.features as string[]).push("in mutate");
-      current!.title = "in mutate";
-      return null;
-    });
-    assert.deepEqual(await s.store.get("pages", "k"), {
-      title: "A",
-      features: ["x"],
-    });
-  });
-
-  Deno.test(`${name}: keys with colons and odd characters stay apart`, async () => {
-    await using s = await open();
-    await s.store.update("a:b", "c", () => ({ v: "1" }));
-    await s.store.update("a", "b:c", () => ({ v: "2" }));
-    await s.store.update("a", "__proto__", () => ({ v: "3" }));
-    assert.deepEqual(await s.store.get("a:b", "c"), { v: "1" });
-    assert.deepEqual(await s.store.get("a", "b:c"), { v: "2" });
-    assert.deepEqual(await s.store.get("a", "__proto__"), { v: "3" });
-  });
-
-  Deno.test(
-    `${name}: ${WRITERS} concurrent writers to distinct fields lose nothing`,
-    async () => {
-      await using s = await open();
-      let runs = 0;
-      const write = (i: number) =>
-        s.store.update("pages", "home", (r) => {
-          runs++;
-          return { ...r, [`f${i}`]: `v${i}` };
-        });
-      await Promise.all(Array.from({ length: WRITERS }, (_, i) => write(i)));
-      const record = await s.store.get("pages", "home");
-      assert.ok(record);
-      const lost = Array.from({ length: WRITERS }, (_, i) => i)
-        .filter((i) => record[`f${i}`] !== `v${i}`);
-      assert.deepEqual(lost, [], `lost updates: ${lost.length}`);
-      assert.equal(Object.keys(record).length, WRITERS);
-      console.log(
-        `${name}: ${WRITERS} writers, 0 lost, ${runs - WRITERS} retries`,
-      );
-    },
-  );
-
-  Deno.test(
-    `${name}: ${WRITERS} concurrent writers to distinct list items lose nothing`,
-    async () => {
-      await using s = await open();
-      const empty = Array.from({ length: WRITERS }, () => "");
-      await s.store.update("pages", "home", () => ({ features: empty }));
-      await Promise.all(
-        Array.from(
-          { length: WRITERS },
-          (_, i) =>
-            s.store.update("pages", "home", (r) => {
-              const features = [...(r!.features as string[])];
-              features[i] = `item ${i}`;
-              return { ...r, features };
-            }),
-        ),
-      );
-      const record = await s.store.get("pages", "home");
-      assert.deepEqual(
-        record?.features,
-        Array.from({ length: WRITERS }, (_, i) => `item ${i}`),
-      );
-    },
-  );
-}
 
 interface Store extends AsyncDisposable {
   store: ContentStore;
@@ -147,26 +28,6 @@ async function kvStore(path: string): Promise<Store & { kv: Deno.Kv }> {
   };
 }
 
-conformance("MemoryContentStore", () =>
-  Promise.resolve({
-    store: new MemoryContentStore(),
-    [Symbol.asyncDispose]: () => Promise.resolve(),
-  }));
-
-conformance("KvContentStore :memory:", () => kvStore(":memory:"));
-
-conformance("KvContentStore file", async () => {
-  const dir = await Deno.makeTempDir();
-  const s = await kvStore(`${dir}/cms.kv`);
-  return {
-    store: s.store,
-    async [Symbol.asyncDispose]() {
-      await s[Symbol.asyncDispose]();
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
-});
-
 Deno.test("MemoryContentStore: seeds from 'collection:key' ids", async () => {
   const seed = { "pages:home": { title: "Hello" }, "a:b:c": { v: "x" } };
   const store = new MemoryContentStore(seed);
@@ -176,15 +37,65 @@ Deno.test("MemoryContentStore: seeds from 'collection:key' ids", async () => {
   assert.throws(() => new MemoryContentStore({ nocolon: {} }), TypeError);
 });
 
-Deno.test("KvContentStore: one entry per record under the prefix", async () => {
+Deno.test("KvContentStore: one entry per record; history in the same commit", async () => {
   await using s = await kvStore(":memory:");
   const store = new KvContentStore(s.kv, { prefix: ["site", "v1"] });
   await store.update("pages", "home", () => ({ title: "T" }));
-  const entries = await Array.fromAsync(s.kv.list({ prefix: [] }));
+  let entries = await Array.fromAsync(s.kv.list({ prefix: [] }));
   assert.deepEqual(entries.map((e) => [e.key, e.value]), [
     [["site", "v1", "pages", "home"], { title: "T" }],
   ]);
+  await store.update("pages", "home", () => ({ title: "U" }), {
+    field: "title",
+    editor: "Ada",
+  });
+  entries = await Array.fromAsync(s.kv.list({ prefix: [] }));
+  const stamps = new Set(entries.map((e) => e.versionstamp));
+  // Record, head, two revisions (the seeded "T" and "U") and their ids: all
+  // carry one versionstamp, so one atomic commit wrote them.
+  assert.equal(entries.length, 6);
+  assert.equal(stamps.size, 1);
   assert.equal(await s.store.get("pages", "home"), null);
+});
+
+Deno.test("KvContentStore: a revision KV refuses leaves the value unchanged", async () => {
+  await using s = await kvStore(":memory:");
+  await s.store.update("pages", "home", () => ({ title: "Kept" }));
+  // The record key is short; the revision key (it holds the field) is over
+  // KV's 2 KiB key limit, so the commit with both fails as a whole.
+  const field = "f".repeat(2100);
+  await assert.rejects(
+    s.store.update("pages", "home", (r) => ({ ...r, [field]: "x" }), {
+      field,
+      editor: "Ada",
+    }),
+    KeyTooLargeError,
+  );
+  assert.deepEqual(await s.store.get("pages", "home"), { title: "Kept" });
+});
+
+Deno.test("KvContentStore: revisions survive a restart", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    {
+      await using s = await kvStore(`${dir}/cms.kv`);
+      await s.store.update("pages", "home", () => ({ title: "A" }), {
+        field: "title",
+        editor: "Ada",
+      });
+    }
+    const kv = await Deno.openKv(`${dir}/cms.kv`);
+    try {
+      const store = new KvContentStore(kv);
+      const [rev] = await store.revisions("pages", "home", "title");
+      assert.deepEqual([rev.value, rev.editor], ["A", "Ada"]);
+      assert.deepEqual(await store.revision(rev.id), rev);
+    } finally {
+      kv.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("KvContentStore: 8 instances on two KV handles of one file lose nothing", async () => {
@@ -258,4 +169,94 @@ Deno.test("KvContentStore: gives up with a clear error after maxAttempts", async
   );
   assert.equal(runs, 3);
   assert.equal((await s.store.get("pages", "home"))?.mine, undefined);
+});
+
+Deno.test("PostgresContentStore: atomic value and revision, restart, first use, NUL", async (t) => {
+  await using pg = await startPostgres();
+  const url = await pg.database();
+  await t.step(
+    "tables are created on first use, by racing instances too",
+    async () => {
+      const stores = Array.from(
+        { length: 4 },
+        () => PostgresContentStore.connect(url, { max: 2 }),
+      );
+      try {
+        await Promise.all(
+          stores.map((st, i) =>
+            st.update("pages", `p${i}`, () => ({ title: "x" }), {
+              field: "title",
+              editor: "Ada",
+            })
+          ),
+        );
+        for (const [i, st] of stores.entries()) {
+          assert.deepEqual(await st.get("pages", `p${i}`), { title: "x" });
+        }
+      } finally {
+        await Promise.all(stores.map((st) => st.close()));
+      }
+    },
+  );
+
+  await t.step(
+    "a revision insert that fails rolls the value back",
+    async () => {
+      const sql = postgres(url, { max: 2, onnotice: () => {} });
+      const store = new PostgresContentStore(sql);
+      try {
+        await store.update("pages", "home", () => ({ title: "Kept" }), {
+          field: "title",
+          editor: "Ada",
+        });
+        // Make the database itself refuse the revision row, after the record
+        // row was already updated in the same transaction.
+        await sql`ALTER TABLE cms_revisions ADD CONSTRAINT no_mallory
+        CHECK (editor IS DISTINCT FROM 'Mallory')`;
+        await assert.rejects(
+          store.update("pages", "home", () => ({ title: "Lost" }), {
+            field: "title",
+            editor: "Mallory",
+          }),
+          /no_mallory/,
+        );
+        assert.deepEqual(await store.get("pages", "home"), { title: "Kept" });
+        const revs = await store.revisions("pages", "home", "title");
+        assert.deepEqual(revs.map((r) => r.value), ["Kept"]);
+        await sql`ALTER TABLE cms_revisions DROP CONSTRAINT no_mallory`;
+      } finally {
+        await sql.end();
+      }
+    },
+  );
+
+  await t.step("revisions survive a restart of the client", async () => {
+    const store = PostgresContentStore.connect(url);
+    try {
+      const revs = await store.revisions("pages", "home", "title");
+      assert.deepEqual(revs.map((r) => [r.value, r.editor]), [["Kept", "Ada"]]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  await t.step(
+    "text PostgreSQL cannot hold is a 400 error, nothing written",
+    async () => {
+      const store = PostgresContentStore.connect(url);
+      try {
+        const err = await store.update(
+          "pages",
+          "nul",
+          () => ({ title: "a\0b" }),
+        )
+          .catch((e) => e);
+        assert.ok(err instanceof UnstorableTextError, String(err));
+        assert.equal(err.status, 400);
+        assert.equal(await store.get("pages", "nul"), null);
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });

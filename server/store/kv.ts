@@ -18,6 +18,7 @@ import {
   expired,
   newRevisions,
 } from "./revision.ts";
+import { RecordQueue } from "./queue.ts";
 
 /**
  * Thrown when a record would exceed Deno KV's 64 KiB value limit. Nothing is
@@ -98,8 +99,7 @@ export class KvContentStore implements HistoryStore {
   readonly #prefix: Deno.KvKey;
   readonly #maxAttempts: number;
   readonly #retention: Retention | undefined;
-  /** Per-record tail of this store's pending updates. */
-  readonly #queues = new Map<string, Promise<void>>();
+  readonly #queue = new RecordQueue();
 
   /**
    * Wraps an open KV.
@@ -143,15 +143,11 @@ export class KvContentStore implements HistoryStore {
     mutate: (current: ContentRecord | null) => ContentRecord | null,
     revision?: RevisionInput,
   ): Promise<ContentRecord | null> {
-    const id = JSON.stringify([collection, key]);
-    const run = (this.#queues.get(id) ?? Promise.resolve())
-      .then(() => this.#update(collection, key, mutate, revision));
-    const tail = run.then(() => {}, () => {});
-    this.#queues.set(id, tail);
-    tail.then(() => {
-      if (this.#queues.get(id) === tail) this.#queues.delete(id);
-    });
-    return run;
+    return this.#queue.run(
+      collection,
+      key,
+      () => this.#update(collection, key, mutate, revision),
+    );
   }
 
   async #update(

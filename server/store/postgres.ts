@@ -19,6 +19,7 @@ import {
   expired,
   newRevisions,
 } from "./revision.ts";
+import { RecordQueue } from "./queue.ts";
 
 /** Options of {@linkcode PostgresContentStore}. */
 export interface PostgresContentStoreOptions {
@@ -57,13 +58,14 @@ const RETRY = Symbol("retry");
  * Content in PostgreSQL: one row per record (`jsonb`, with a `version`
  * counter) and one row per revision. It creates its tables on first use.
  *
- * `update` runs in one transaction: it reads the record and its version,
- * runs `mutate`, and writes only if the version is still the one it read
+ * `update` runs in one transaction: it reads the record and its version
+ * (`SELECT … FOR UPDATE`, so other instances wait instead of racing), runs
+ * `mutate`, and writes only if the version is still the one it read
  * (`UPDATE … WHERE version = $read`, or an `INSERT` that finds no row). A
- * writer that lost the race rolls back and retries on a fresh read, so
- * concurrent saves from any number of instances never lose an update. The
- * revision is inserted in the same transaction, after the record row is
- * locked by the update, so a field's revision numbers follow its writes.
+ * writer that lost the race (two first inserts) rolls back and retries on a
+ * fresh read, so concurrent saves from any number of instances never lose an
+ * update. The revision is inserted in the same transaction while the record
+ * row is locked, so a field's revision numbers follow its writes.
  *
  * @example
  * ```ts ignore
@@ -83,6 +85,7 @@ export class PostgresContentStore implements HistoryStore {
   readonly #revisions: string;
   readonly #maxAttempts: number;
   readonly #retention: Retention | undefined;
+  readonly #queue = new RecordQueue();
   #ready: Promise<void> | null = null;
 
   /** Wraps a `postgres` client; `close()` ends it. */
@@ -135,16 +138,18 @@ export class PostgresContentStore implements HistoryStore {
     revision?: RevisionInput,
   ): Promise<ContentRecord | null> {
     await this.#init();
-    for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
-      const result = await this.#run((sql) =>
-        sql.begin((tx) => this.#write(tx, collection, key, mutate, revision))
+    return this.#queue.run(collection, key, async () => {
+      for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
+        const result = await this.#run((sql) =>
+          sql.begin((tx) => this.#write(tx, collection, key, mutate, revision))
+        );
+        if (result !== RETRY) return result;
+        await backoff(attempt);
+      }
+      throw new Error(
+        `PostgreSQL update of ${collection}:${key} lost ${this.#maxAttempts} races; giving up`,
       );
-      if (result !== RETRY) return result;
-      await backoff(attempt);
-    }
-    throw new Error(
-      `PostgreSQL update of ${collection}:${key} lost ${this.#maxAttempts} races; giving up`,
-    );
+    });
   }
 
   async #write(
@@ -156,7 +161,8 @@ export class PostgresContentStore implements HistoryStore {
   ): Promise<ContentRecord | null | typeof RETRY> {
     const rows = await tx`SELECT record, version::text AS version
       FROM ${tx(this.#records)}
-      WHERE collection = ${collection} AND key = ${key}`;
+      WHERE collection = ${collection} AND key = ${key}
+      FOR UPDATE`;
     const current = rows.length ? rows[0].record as ContentRecord : null;
     const next = mutate(current === null ? null : structuredClone(current));
     if (next === null) return null;
@@ -174,8 +180,8 @@ export class PostgresContentStore implements HistoryStore {
           ON CONFLICT DO NOTHING`;
     if (written.count !== 1) return RETRY;
     if (!revision) return next;
-    // The record row is locked by this transaction now: no other writer of
-    // this record can insert a revision until it ends.
+    // The record row is locked by this transaction: no other writer of this
+    // record can insert a revision until it ends.
     const [{ seq: last }] = await tx`SELECT coalesce(max(seq), 0)::float8 AS seq
       FROM ${tx(this.#revisions)}
       WHERE collection = ${collection} AND key = ${key}
