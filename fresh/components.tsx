@@ -4,6 +4,14 @@
  *
  * @module
  */
+import { parseAddress } from "../core/address.ts";
+import {
+  type Allowlist,
+  type FieldAddressOf,
+  type FieldKind,
+  fieldSpec,
+  markerType,
+} from "../core/content.ts";
 import { contentVersion } from "../server/version.ts";
 
 /**
@@ -18,68 +26,132 @@ export interface CmsElement {
   readonly props: unknown;
 }
 
-/** Props of {@linkcode CmsField}. Other attributes pass through. */
-export interface CmsFieldProps {
-  /** The element to render. Default `"div"`. */
+/** What every {@linkcode CmsField} takes, whatever names the field. */
+export interface CmsFieldCommonProps {
+  /** The element to render. Default `"div"` (`"img"` for an image field). */
   as?: string;
-  /** The marker: `"<collection>:<key>:<field>"`, e.g. `"pages:home:features.2"`. */
-  field: string;
-  /** The stored value (plain text, or sanitized HTML when `rich`). */
+  /**
+   * The stored value: plain text, sanitized HTML (rich), or an image URL
+   * (image fields render it as `src`).
+   */
   value: string | null | undefined;
-  /** A rich text field: `value` is stored, sanitized HTML. */
-  rich?: boolean;
   /** Render the marker attributes (edit mode). Default `false`. */
   editing?: boolean;
   /** Overrides `data-cms-version` (default: `contentVersion(value)`). */
   version?: string;
   /** CSS class of the element. */
   class?: string;
-  /** Any other attribute (`id`, `lang`, `aria-*`, …), passed through. */
+  /** Any other attribute (`id`, `lang`, `alt`, `aria-*`, …), passed through. */
   [attribute: string]: unknown;
 }
 
 /**
+ * Props of {@linkcode CmsField}. With `content` (a
+ * {@linkcode defineContent} result, or any allowlist), the field's kind
+ * comes from it and `field` must name a declared field: a misspelling is a
+ * type error. Without `content`, `field` is any marker text and `rich` says
+ * whether the value is HTML.
+ */
+export type CmsFieldProps<C extends Allowlist = Allowlist> =
+  & CmsFieldCommonProps
+  & (
+    | {
+      /** The content declaration the field belongs to. */
+      content: C;
+      /** The marker: `"<collection>:<key>:<field>"`, e.g. `"pages:home:features.2"`. */
+      field: FieldAddressOf<C>;
+      /** Not used: the kind comes from `content`. */
+      rich?: never;
+    }
+    | {
+      /** No declaration: the kind is plain, or rich with `rich`. */
+      content?: undefined;
+      /** The marker: `"<collection>:<key>:<field>"`, e.g. `"pages:home:features.2"`. */
+      field: string;
+      /** A rich text field: `value` is stored, sanitized HTML. */
+      rich?: boolean;
+    }
+  );
+
+/**
  * Renders one editable field. In edit mode the element carries
- * `data-cms-field`, `data-cms-type="richtext"` (rich only) and
+ * `data-cms-field`, `data-cms-type` (from the field's kind: `richtext` for
+ * rich, `image` for image, none for plain and list items) and
  * `data-cms-version`; otherwise it is the bare element, so visitors' HTML
  * has no markers at all.
  *
- * Plain values render as escaped text. Rich values render as raw HTML: pass
- * only what the save endpoint stored, which it sanitized on save with the
- * shared policy. Re-sanitizing here is not possible synchronously (the
- * sanitizer loads jsdom lazily); if your rich values can come from anywhere
- * else, run `sanitizeHtml` before rendering.
+ * Plain values render as escaped text; image values as the `src` of an
+ * `<img>` (pass `alt`). Rich values render as raw HTML: pass only what the
+ * save endpoint stored, which it sanitized on save with the shared policy.
+ * Re-sanitizing here is not possible synchronously (the sanitizer loads
+ * jsdom lazily); if your rich values can come from anywhere else, run
+ * `sanitizeHtml` before rendering.
+ *
+ * Throws a `TypeError` when `content` is given and `field` is not a valid
+ * address of a declared field (possible only past the type checker).
  *
  * @example
  * ```tsx
  * import { CmsField } from "@inplace/cms/fresh";
- * const page = { title: "Hello", body: "<p>Hi</p>", features: ["Fast"] };
+ * import { defineContent, list } from "@inplace/cms";
+ * const content = defineContent({
+ *   pages: { title: "plain", body: "rich", hero: "image", features: list() },
+ * });
+ * const page = { title: "Hello", body: "<p>Hi</p>", hero: "/media/a.png", features: ["Fast"] };
  * const editing = true;
  * <main>
- *   <CmsField as="h1" field="pages:home:title" value={page.title} editing={editing} />
- *   <CmsField field="pages:home:body" value={page.body} rich editing={editing} />
+ *   <CmsField content={content} as="h1" field="pages:home:title" value={page.title} editing={editing} />
+ *   <CmsField content={content} field="pages:home:body" value={page.body} editing={editing} />
+ *   <CmsField content={content} field="pages:home:hero" value={page.hero} alt="" editing={editing} />
  *   <ul>
  *     {page.features.map((f, i) => (
- *       <CmsField as="li" field={`pages:home:features.${i}`} value={f} editing={editing} />
+ *       <CmsField content={content} as="li" field={`pages:home:features.${i}`} value={f} editing={editing} />
  *     ))}
  *   </ul>
  * </main>;
  * ```
+ *
+ * @example Without a declaration (hand-written allowlist)
+ * ```tsx
+ * import { CmsField } from "@inplace/cms/fresh";
+ * <CmsField field="pages:home:body" value="<p>Hi</p>" rich editing />;
+ * ```
  */
-export function CmsField(props: CmsFieldProps): CmsElement {
-  const { as = "div", field, value, rich, editing, version, ...rest } = props;
+export function CmsField<C extends Allowlist>(
+  props: CmsFieldProps<C>,
+): CmsElement {
+  const { as, content, field, value, rich, editing, version, ...rest } = props;
+  const kind = content ? kindOf(content, field) : rich ? "rich" : "plain";
   const text = value ?? "";
   const attrs: Record<string, unknown> = { ...rest };
   if (editing) {
     attrs["data-cms-field"] = field;
-    if (rich) attrs["data-cms-type"] = "richtext";
+    const type = markerType(kind);
+    if (type) attrs["data-cms-type"] = type;
     attrs["data-cms-version"] = version ?? contentVersion(text);
   }
-  const Tag = as as "div";
-  if (rich) {
+  const Tag = (as ?? (kind === "image" ? "img" : "div")) as "div";
+  if (kind === "image") {
+    attrs.src = text;
+    return <Tag {...attrs} />;
+  }
+  if (kind === "rich") {
     return <Tag {...attrs} dangerouslySetInnerHTML={{ __html: text }} />;
   }
   return <Tag {...attrs}>{text}</Tag>;
+}
+
+/** The kind of the field (or list item) `field` names in `content`. */
+function kindOf(content: Allowlist, field: string): FieldKind {
+  const address = parseAddress(field);
+  const spec = typeof address === "string"
+    ? undefined
+    : fieldSpec(content, address.collection, address.field);
+  const isItem = typeof address !== "string" && address.index !== undefined;
+  if (!spec || isItem !== (spec.kind === "list")) {
+    throw new TypeError(`CmsField: ${JSON.stringify(field)} is not declared`);
+  }
+  return isItem ? "plain" : spec.kind;
 }
 
 /** The page config the client reads from `#cms-config` (all keys optional). */
