@@ -1,8 +1,11 @@
 /**
- * Image type detection from magic bytes, never from `Content-Type`, plus the
- * pixel dimensions from the header. Only the browser raster formats are
- * recognised: JPEG, PNG, GIF, WebP and AVIF. Anything else (SVG, HTML,
- * truncated or inconsistent headers, zero dimensions) is `null`.
+ * The cheap first gate for uploads: image type from magic bytes, never from
+ * `Content-Type`, plus the pixel dimensions and frame count from the headers.
+ * Only the browser raster formats are recognised: JPEG, PNG, GIF, WebP and
+ * AVIF. Anything else (SVG, HTML, truncated or inconsistent headers, zero
+ * dimensions) is `null`. {@linkcode imageEnd} walks the whole container, so
+ * truncated files and data appended after the image (polyglots) are found
+ * without decoding a pixel.
  *
  * @module
  */
@@ -17,6 +20,11 @@ export interface ImageInfo {
   width: number;
   /** Height in pixels (> 0). */
   height: number;
+  /**
+   * Frames the headers announce: GIF image descriptors (0 when none is
+   * found) and WebP `ANMF` chunks; 1 for every other image.
+   */
+  frames: number;
 }
 
 /**
@@ -28,7 +36,7 @@ export interface ImageInfo {
  * ```ts
  * import { sniffImage } from "@inplace/cms";
  * const gif = new TextEncoder().encode("GIF89a\x02\x00\x03\x00\x00\x00\x00;");
- * sniffImage(gif); // { type: "image/gif", ext: "gif", width: 2, height: 3 }
+ * sniffImage(gif); // { type: "image/gif", ext: "gif", width: 2, height: 3, frames: 1 }
  * ```
  */
 export function sniffImage(bytes: Uint8Array): ImageInfo | null {
@@ -36,17 +44,20 @@ export function sniffImage(bytes: Uint8Array): ImageInfo | null {
   const found = png(bytes, dv) ?? jpeg(bytes, dv) ?? gif(bytes, dv) ??
     webp(bytes, dv) ?? avif(bytes, dv);
   if (!found) return null;
-  const [type, width, height] = found;
+  const [type, width, height, frames = 1] = found;
   if (!(width > 0 && height > 0)) return null;
   return {
     type: `image/${type}`,
     ext: type === "jpeg" ? "jpg" : type,
     width,
     height,
+    frames,
   };
 }
 
-type Found = [type: string, width: number, height: number] | null;
+type Found =
+  | [type: string, width: number, height: number, frames?: number]
+  | null;
 
 /** Whether `bytes` holds the ASCII `text` at `at`. */
 function ascii(bytes: Uint8Array, at: number, text: string): boolean {
@@ -69,14 +80,55 @@ function png(bytes: Uint8Array, dv: DataView): Found {
 /**
  * GIF: `GIF87a`/`GIF89a`, the logical screen size (little-endian), then the
  * first block after the global colour table must be an extension, an image
- * or the trailer.
+ * or the trailer. Every image descriptor is read: the size is the union of
+ * the logical screen and every frame's rectangle, so a 1×1 screen holding a
+ * 20000×20000 frame counts as 20000×20000.
  */
 function gif(bytes: Uint8Array, dv: DataView): Found {
   if (!ascii(bytes, 0, "GIF87a") && !ascii(bytes, 0, "GIF89a")) return null;
   if (bytes.length < 13) return null;
-  const table = bytes[10] & 0x80 ? 3 << ((bytes[10] & 7) + 1) : 0;
-  if (![0x21, 0x2c, 0x3b].includes(bytes[13 + table])) return null;
-  return ["gif", dv.getUint16(6, true), dv.getUint16(8, true)];
+  const walk = gifWalk(bytes, dv);
+  if (!walk) return null;
+  return ["gif", walk.width, walk.height, walk.frames];
+}
+
+/** The result of walking a GIF's blocks; `end` is `null` when truncated. */
+interface GifWalk {
+  width: number;
+  height: number;
+  frames: number;
+  end: number | null;
+}
+
+function gifWalk(bytes: Uint8Array, dv: DataView): GifWalk | null {
+  const table = (flags: number) => flags & 0x80 ? 3 << ((flags & 7) + 1) : 0;
+  let width = dv.getUint16(6, true), height = dv.getUint16(8, true);
+  let frames = 0;
+  let at = 13 + table(bytes[10]);
+  if (![0x21, 0x2c, 0x3b].includes(bytes[at])) return null;
+  /** Skips data sub-blocks from `i`; the index after the terminator. */
+  const subBlocks = (i: number) => {
+    while (i < bytes.length && bytes[i] !== 0) i += bytes[i] + 1;
+    return i < bytes.length ? i + 1 : -1;
+  };
+  while (at < bytes.length) {
+    const block = bytes[at];
+    if (block === 0x3b) return { width, height, frames, end: at + 1 };
+    if (block === 0x21) {
+      at = at + 2 > bytes.length ? -1 : subBlocks(at + 2);
+    } else if (block === 0x2c) {
+      if (at + 10 > bytes.length) break;
+      const right = dv.getUint16(at + 1, true) + dv.getUint16(at + 5, true);
+      const bottom = dv.getUint16(at + 3, true) + dv.getUint16(at + 7, true);
+      width = Math.max(width, right);
+      height = Math.max(height, bottom);
+      frames++;
+      at += 10 + table(bytes[at + 9]) + 1; // + LZW minimum code size
+      at = at > bytes.length ? -1 : subBlocks(at);
+    } else return { width, height, frames, end: null };
+    if (at < 0) break;
+  }
+  return { width, height, frames, end: null };
 }
 
 /** JPEG: walks the marker segments up to the first SOFn frame header. */
@@ -124,9 +176,34 @@ function webp(bytes: Uint8Array, dv: DataView): Found {
   if (ascii(bytes, 12, "VP8X") && bytes.length >= 30) {
     const w = bytes[24] | bytes[25] << 8 | bytes[26] << 16;
     const h = bytes[27] | bytes[28] << 8 | bytes[29] << 16;
-    return ["webp", w + 1, h + 1];
+    let frames = 0;
+    for (const chunk of riffChunks(bytes, dv).chunks) {
+      if (chunk.type === "ANMF") frames++;
+    }
+    return ["webp", w + 1, h + 1, Math.max(frames, 1)];
   }
   return null;
+}
+
+/**
+ * The chunks of a RIFF WebP, and where the walk ended: the RIFF size's end
+ * when every chunk fits, else `null` (truncated or inconsistent).
+ */
+function riffChunks(bytes: Uint8Array, dv: DataView) {
+  const chunks: Box[] = [];
+  const declared = 8 + dv.getUint32(4, true);
+  const to = Math.min(declared, bytes.length);
+  let at = 12;
+  while (at + 8 <= to) {
+    const size = dv.getUint32(at + 4, true);
+    const end = at + 8 + size + (size & 1);
+    if (at + 8 + size > to) break;
+    const type = String.fromCharCode(...bytes.subarray(at, at + 4));
+    chunks.push({ type, start: at + 8, end: at + 8 + size });
+    at = end;
+  }
+  const whole = declared <= bytes.length && at >= declared;
+  return { chunks, end: whole ? declared : null };
 }
 
 /** An ISO BMFF box: its type and where its payload starts and ends. */
@@ -136,11 +213,14 @@ interface Box {
   end: number;
 }
 
-/** The boxes directly inside `[from, to)`; stops at the first broken one. */
+/**
+ * The boxes directly inside `[from, to)`; stops at the first broken one.
+ * Every box is at least 8 bytes, so the walk is bounded by the input size.
+ */
 function boxes(bytes: Uint8Array, dv: DataView, from: number, to: number) {
   const out: Box[] = [];
   let at = from;
-  while (at + 8 <= to && out.length < 256) {
+  while (at + 8 <= to) {
     let size = dv.getUint32(at), header = 8;
     if (size === 1) {
       if (at + 16 > to || dv.getUint32(at + 8) !== 0) break;
@@ -186,4 +266,97 @@ function avif(bytes: Uint8Array, dv: DataView): Found {
     if (!best || w * h > best[1] * best[2]) best = ["avif", w, h];
   }
   return best;
+}
+
+/**
+ * Walks the container of an image that {@linkcode sniffImage} recognised and
+ * returns the offset just past its last byte: after PNG's `IEND`, JPEG's EOI
+ * (entropy-coded data included), GIF's trailer, the RIFF size of a WebP, or
+ * the last top-level box of an AVIF. `null` when the walk runs off the end
+ * (a truncated file) or the structure is broken. Bytes after the returned
+ * offset are not part of the image.
+ *
+ * @example
+ * ```ts
+ * import { imageEnd } from "@inplace/cms";
+ * const gif = new TextEncoder().encode("GIF89a\x02\x00\x03\x00\x00\x00\x00;");
+ * imageEnd(gif, "image/gif"); // 13
+ * imageEnd(gif.subarray(0, 12), "image/gif"); // null
+ * ```
+ */
+export function imageEnd(bytes: Uint8Array, type: string): number | null {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  switch (type) {
+    case "image/png":
+      return pngEnd(bytes, dv);
+    case "image/jpeg":
+      return jpegEnd(bytes, dv);
+    case "image/gif":
+      return bytes.length < 13 ? null : gifWalk(bytes, dv)?.end ?? null;
+    case "image/webp":
+      return bytes.length < 12 ? null : riffChunks(bytes, dv).end;
+    case "image/avif":
+      return boxesEnd(bytes, dv);
+  }
+  return null;
+}
+
+/** PNG: chunk by chunk up to and including `IEND`. */
+function pngEnd(bytes: Uint8Array, dv: DataView): number | null {
+  let at = 8;
+  while (at + 12 <= bytes.length) {
+    const length = dv.getUint32(at);
+    const end = at + 12 + length;
+    if (length > 0x7fffffff || end > bytes.length) return null;
+    if (ascii(bytes, at + 4, "IEND")) return end;
+    at = end;
+  }
+  return null;
+}
+
+/**
+ * JPEG: marker segments, and after each SOS the entropy-coded data up to the
+ * next marker (`FF00` stuffing and `RSTn` belong to the data), until EOI.
+ */
+function jpegEnd(bytes: Uint8Array, dv: DataView): number | null {
+  let i = 2;
+  while (i + 1 < bytes.length) {
+    if (bytes[i] !== 0xff) return null;
+    const marker = bytes[i + 1];
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    i += 2;
+    if (marker === 0xd9) return i;
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) continue;
+    if (i + 2 > bytes.length) return null;
+    const length = dv.getUint16(i);
+    if (length < 2 || i + length > bytes.length) return null;
+    i += length;
+    if (marker !== 0xda) continue;
+    for (;; i++) { // entropy-coded data
+      i = bytes.indexOf(0xff, i);
+      if (i < 0 || i + 1 >= bytes.length) return null;
+      const next = bytes[i + 1];
+      if (next !== 0 && !(next >= 0xd0 && next <= 0xd7)) break;
+    }
+  }
+  return null;
+}
+
+/** ISO BMFF: top-level boxes; `null` when one runs past the end. */
+function boxesEnd(bytes: Uint8Array, dv: DataView): number | null {
+  let at = 0;
+  while (at + 8 <= bytes.length) {
+    let size = dv.getUint32(at);
+    if (size === 1) {
+      if (at + 16 > bytes.length || dv.getUint32(at + 8) !== 0) return null;
+      size = dv.getUint32(at + 12);
+    } else if (size === 0) size = bytes.length - at;
+    if (size < 8) return at;
+    if (at + size > bytes.length) return null;
+    at += size;
+  }
+  return at;
 }

@@ -174,6 +174,11 @@ export interface MediaStorage {
    * never existed. Used to undo a half-stored upload.
    */
   delete(key: string): Promise<void>;
+  /**
+   * Removes the object of `key`; resolves when it is gone, also when it
+   * never existed. Used to undo a half-stored upload.
+   */
+  delete(key: string): Promise<void>;
   /** Public URL of a key: the public base address, a slash, then the key. */
   url(key: string): string;
 }

@@ -1,14 +1,17 @@
 import assert from "node:assert/strict";
-import { sniffImage } from "../server/sniff.ts";
+import { imageEnd, sniffImage } from "../server/sniff.ts";
 import {
+  animated,
   avif,
   bytes,
   gif,
+  gifFrameBomb,
   html,
   jpeg,
   png,
   pngHeader,
   randomBytes,
+  solid,
   svg,
   webpVp8,
   webpVp8l,
@@ -28,7 +31,7 @@ Deno.test("sniffImage reads type and dimensions of each raster format", async ()
     [avif(10, 20, "avis"), "image/avif", "avif", 10, 20],
   ];
   for (const [data, type, ext, width, height] of cases) {
-    assert.deepEqual(sniffImage(data), { type, ext, width, height });
+    assert.deepEqual(sniffImage(data), { type, ext, width, height, frames: 1 });
   }
 });
 
@@ -40,6 +43,7 @@ Deno.test("sniffImage ignores the bytes' surroundings (subarray views)", () => {
     ext: "gif",
     width: 4,
     height: 9,
+    frames: 1,
   });
 });
 
@@ -140,4 +144,68 @@ Deno.test("sniffImage takes the largest AVIF ispe, so the pixel cap is never und
   const bomb = sniffImage(avif(10, 10, "avif", [[60000, 50000]]));
   assert.equal(bomb?.width, 60000);
   assert.equal(bomb?.height, 50000);
+});
+
+Deno.test("sniffImage reads every GIF frame descriptor: a 1x1 screen holding a 20000x20000 frame", () => {
+  assert.deepEqual(sniffImage(gifFrameBomb(20000, 20000)), {
+    type: "image/gif",
+    ext: "gif",
+    width: 20000,
+    height: 20000,
+    frames: 1,
+  });
+  assert.deepEqual(sniffImage(gifFrameBomb(1, 1))?.width, 1);
+});
+
+Deno.test("sniffImage counts GIF and WebP animation frames", async () => {
+  assert.equal(sniffImage(await animated(30, 20, 4))?.frames, 4);
+  assert.equal(sniffImage(await animated(30, 20, 5, "webp"))?.frames, 5);
+  assert.equal(sniffImage(await solid(30, 20, "webp"))?.frames, 1);
+});
+
+Deno.test("sniffImage finds the AVIF size box after more than 256 boxes", () => {
+  const many = Array.from(
+    { length: 300 },
+    () => [0, 0, 0, 8, 0x66, 0x72, 0x65, 0x65],
+  ); // "free" boxes
+  const padded = avifWithPadding(6000, 4000, many.flat());
+  assert.deepEqual(sniffImage(padded)?.width, 6000);
+  assert.deepEqual(sniffImage(padded)?.height, 4000);
+});
+
+/** An AVIF header whose `ipco` holds `padding` (boxes) before its `ispe`. */
+function avifWithPadding(width: number, height: number, padding: number[]) {
+  const u32 = (
+    n: number,
+  ) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+  const box = (type: string, body: Uint8Array) =>
+    bytes(u32(body.length + 8), type, body);
+  const ispe = box("ispe", bytes([0, 0, 0, 0], u32(width), u32(height)));
+  const ipco = box("ipco", bytes(padding, ispe));
+  const meta = box("meta", bytes([0, 0, 0, 0], box("iprp", ipco)));
+  const ftyp = box("ftyp", bytes("avif", [0, 0, 0, 0], "mif1"));
+  return bytes(ftyp, meta, box("mdat", new Uint8Array(4)));
+}
+
+Deno.test("imageEnd: the end of each real format, null when truncated", async () => {
+  const images = [
+    await solid(20, 10, "jpeg"),
+    await solid(20, 10, "png"),
+    await solid(20, 10, "gif"),
+    await solid(20, 10, "webp"),
+    await solid(20, 10, "avif"),
+    await animated(20, 10, 3, "gif"),
+    await animated(20, 10, 3, "webp"),
+  ];
+  for (const data of images) {
+    const { type } = sniffImage(data)!;
+    assert.equal(imageEnd(data, type), data.length, type);
+    assert.equal(imageEnd(bytes(data, "trailer"), type), data.length, type);
+    for (const cut of [1, 2, 7, Math.floor(data.length / 2)]) {
+      const end = imageEnd(data.subarray(0, data.length - cut), type);
+      // AVIF's last box is mdat: a cut shortens it, so the walk fails.
+      assert.equal(end, null, `${type} cut by ${cut}`);
+    }
+  }
+  assert.equal(imageEnd(new Uint8Array(4), "image/svg+xml"), null);
 });

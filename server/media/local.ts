@@ -74,6 +74,19 @@ export class LocalMediaStorage implements MediaStorage {
     await writeAtomic(file, bytes);
   }
 
+  /**
+   * Removes `<dir>/<key>` and its type sidecar; a missing file is fine. An
+   * invalid key is a `TypeError`, as in `put`.
+   */
+  async delete(key: string): Promise<void> {
+    const { file, meta } = this.#paths(key);
+    for (const path of [file, meta]) {
+      await Deno.remove(path).catch((err) => {
+        if (!isMissing(err)) throw err;
+      });
+    }
+  }
+
   /** The public base address, a slash, then the key (URL-encoded per segment). */
   url(key: string): string {
     return `${this.publicUrl}/${

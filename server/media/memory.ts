@@ -46,6 +46,17 @@ export class MemoryMediaStorage implements MediaStorage {
     return Promise.resolve();
   }
 
+  /** Removes the object of `key`, if any. */
+  delete(key: string): Promise<void> {
+    this.#objects.delete(key);
+    return Promise.resolve();
+  }
+
+  /** The keys stored now, sorted. */
+  keys(): string[] {
+    return [...this.#objects.keys()].sort();
+  }
+
   /** The stored object of `key` (a copy), or `null`. */
   get(key: string): StoredMedia | null {
     const object = this.#objects.get(key);

@@ -98,6 +98,24 @@ export class S3MediaStorage implements MediaStorage {
     );
   }
 
+  /**
+   * DELETEs the object `key`. S3 answers 204 also for a missing key; a
+   * failure throws an error naming the HTTP status and S3 error code.
+   */
+  async delete(key: string): Promise<void> {
+    const res = await this.#client.fetch(this.objectUrl(key), {
+      method: "DELETE",
+    });
+    if (res.ok || res.status === 404) {
+      await res.body?.cancel();
+      return;
+    }
+    const code = /<Code>([^<]{1,64})<\/Code>/.exec(await res.text())?.[1];
+    throw new Error(
+      `S3 DELETE ${key} failed: ${res.status}${code ? ` ${code}` : ""}`,
+    );
+  }
+
   /** The public base address, a slash, then the key (URL-encoded per segment). */
   url(key: string): string {
     return `${this.#publicUrl}/${encodeKey(key)}`;

@@ -1,0 +1,29 @@
+/**
+ * Loads sharp (libvips) lazily. Where its prebuilt binary cannot load, the
+ * image pipeline falls back to header-only checks instead of failing to start.
+ *
+ * @module
+ */
+import type sharpFn from "sharp";
+
+/** The `sharp` function of the `sharp` npm package. */
+export type Sharp = typeof sharpFn;
+
+/** Resolves the `sharp` function, or rejects when it cannot load. */
+export type SharpLoader = () => Promise<Sharp>;
+
+/**
+ * The default {@linkcode SharpLoader}: a dynamic import of `npm:sharp`, so a
+ * platform without its native binary only fails here, when first needed.
+ *
+ * @example
+ * ```ts
+ * import { importSharp } from "@inplace/cms";
+ * const sharp = await importSharp().catch(() => null);
+ * ```
+ */
+export const importSharp: SharpLoader = async () => {
+  const sharp = (await import("sharp")).default;
+  sharp.cache(false); // each upload is decoded once; keep no pixels around
+  return sharp;
+};
