@@ -3,7 +3,6 @@
  * rendered from a content store, and the REAL save and media handlers, and
  * records every request so tests can count them server-side.
  */
-import type { Browser, Page } from "puppeteer-core";
 import { buildClient } from "../../tools/build_client.ts";
 import { createMediaHandler } from "../../server/media.ts";
 import { MemoryMediaStorage } from "../../server/media/memory.ts";
@@ -11,7 +10,7 @@ import { createSaveHandler } from "../../server/save.ts";
 import { MemoryContentStore } from "../../server/store/memory.ts";
 import type { Allowlist, ContentRecord } from "../../server/types.ts";
 import { contentVersion } from "../../server/version.ts";
-import { launchBrowser } from "./browser.ts";
+import { type Browser, type Engine, engineTest, type Page } from "./browser.ts";
 import { serve } from "./serve.ts";
 
 /** A recorded `cms:*` event: its type plus its detail's fields. */
@@ -90,23 +89,64 @@ export async function buildTempBundle(): Promise<string> {
 }
 
 /**
- * Builds the bundle into a temp dir, starts the site on it and launches
- * Chromium; runs `fn`, then closes both and removes the bundle.
+ * Registers one `Deno.test` per engine (see {@linkcode engineTest}): each
+ * builds the bundle into a temp dir, starts the site on it and the engine's
+ * browser, runs `fn`, then stops both and removes the bundle.
  */
-export async function withClientSite<T>(
+export function clientSiteTest(
+  name: string,
   options: Omit<ClientSiteOptions, "dist">,
-  fn: (site: ClientSite, browser: Browser) => Promise<T>,
-): Promise<T> {
-  const dist = await buildTempBundle();
-  const site = startClientSite({ ...options, dist });
-  const browser = await launchBrowser();
-  try {
-    return await fn(site, browser);
-  } finally {
-    await browser.close();
-    await site.close();
-    await Deno.remove(dist, { recursive: true });
-  }
+  fn: (
+    t: Deno.TestContext,
+    site: ClientSite,
+    browser: Browser,
+  ) => Promise<void>,
+  only?: Engine[],
+): void {
+  engineTest(name, async (t, browser) => {
+    const dist = await buildTempBundle();
+    const site = startClientSite({ ...options, dist });
+    try {
+      await fn(t, site, browser);
+    } finally {
+      await site.close();
+      await Deno.remove(dist, { recursive: true });
+    }
+  }, only);
+}
+
+/**
+ * Replaces `confirm`, `prompt` and `alert` in the page (the same way in
+ * every engine): `confirm` returns `accept`, `prompt` the next of
+ * `answers` (null when none is left); each call is recorded as
+ * `type:message` for {@linkcode dialogsSeen}. Install again after a
+ * navigation.
+ */
+export function stubDialogs(
+  page: Page,
+  accept = true,
+  answers: string[] = [],
+): Promise<void> {
+  return page.evaluate(
+    (accept, answers) => {
+      const w = globalThis as unknown as { cmsDialogs: string[] };
+      w.cmsDialogs ??= [];
+      const seen = (type: string, message?: string) =>
+        w.cmsDialogs.push(`${type}:${message ?? ""}`);
+      globalThis.confirm = (m) => (seen("confirm", m), accept);
+      globalThis.prompt = (m) => (seen("prompt", m), answers.shift() ?? null);
+      globalThis.alert = (m) => seen("alert", m);
+    },
+    accept,
+    answers,
+  );
+}
+
+/** The dialogs the page asked for since {@linkcode stubDialogs}. */
+export function dialogsSeen(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    (globalThis as unknown as { cmsDialogs?: string[] }).cmsDialogs ?? []
+  );
 }
 
 /** Median of `xs` (the upper one for an even count); for benches. */
@@ -303,8 +343,8 @@ export function gif(width: number, height: number): Uint8Array {
 
 /** Waits until the edit bar's status dot shows `state` (5 s at most). */
 export async function waitState(page: Page, state: string): Promise<void> {
-  await page.waitForFunction(
-    (s) =>
+  await page.waitFor(
+    (s: string) =>
       (document.querySelector("cms-edit-bar")?.shadowRoot?.querySelector(
         "[data-state]",
       ) as HTMLElement)?.dataset.state === s,
