@@ -13,6 +13,8 @@ export type IconName =
   | "list"
   | "ordered"
   | "image"
+  | "undo"
+  | "redo"
   | "save"
   | "settings"
   | "done"
@@ -27,6 +29,8 @@ const PATHS: Record<IconName, string> = {
   list: "M9 6h11M9 12h11M9 18h11M4 6h1M4 12h1M4 18h1",
   ordered: "M10 6h10M10 12h10M10 18h10M4 5l1-1v5M4 15h2l-2 3h2",
   image: "M4 5h16v14H4zm0 11 4-4 4 4 3-3 5 5M15 9h.01",
+  undo: "M9 14 4 9l5-5M4 9h11a5 5 0 0 1 0 10h-4",
+  redo: "M15 14l5-5-5-5m5 5H9a5 5 0 0 0 0 10h4",
   save: "M5 4h11l3 3v13H5zM8 4v5h7V4M8 20v-6h8v6",
   settings: "M4 6h9m4 0h3M4 12h3m4 0h9M4 18h11m4 0h1M13 4v4M7 10v4M15 16v4",
   done: "M5 12l5 5L19 7",

@@ -6,6 +6,14 @@
  * @module
  */
 
+/** One resized copy of an uploaded image. */
+export interface ImageVariant {
+  url: string;
+  width: number;
+  height: number;
+  type: string;
+}
+
 /** The media endpoint's 200 answer. */
 export interface UploadedImage {
   key: string;
@@ -13,6 +21,45 @@ export interface UploadedImage {
   width: number;
   height: number;
   type?: string;
+  /** Resized copies (narrower than the original), when the server made any. */
+  variants?: ImageVariant[];
+}
+
+/**
+ * The `<img>` attributes for an uploaded image: `src`, `width`, `height` and
+ * `alt`; with variants also `srcset` (each variant and the original, by
+ * width), `sizes` (the original's width, or the viewport when narrower),
+ * `loading="lazy"` and `decoding="async"`.
+ *
+ * @example
+ * ```ts ignore
+ * imageAttrs({ key: "a", url: "/m/a.jpg", width: 2000, height: 1000 }, "Sea");
+ * // { src: "/m/a.jpg", width: "2000", height: "1000", alt: "Sea" }
+ * ```
+ */
+export function imageAttrs(
+  up: UploadedImage,
+  alt: string,
+): Record<string, string> {
+  const { url, width, height } = up;
+  const attrs: Record<string, string> = {
+    src: url,
+    width: `${width}`,
+    height: `${height}`,
+    alt,
+  };
+  const variants = (up.variants ?? []).filter((v) =>
+    typeof v?.url === "string" && Number.isInteger(v.width) && v.width > 0 &&
+    v.width < width && !/[\s,]/.test(v.url)
+  );
+  if (variants.length) {
+    attrs.srcset = [...variants, up].map((v) => `${v.url} ${v.width}w`)
+      .join(", ");
+    attrs.sizes = `(max-width: ${width}px) 100vw, ${width}px`;
+    attrs.loading = "lazy";
+    attrs.decoding = "async";
+  }
+  return attrs;
 }
 
 /** Why an upload failed: what `uploadImage` rejects with. */

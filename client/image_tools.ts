@@ -1,0 +1,151 @@
+/**
+ * Image tools of the rich text editor (a lazy chunk): the alt text dialog
+ * asked on every insertion, and the panel a click on an image opens
+ * (Replace, Alt text, Remove).
+ *
+ * @module
+ */
+
+import type { RichEditor } from "./rich.ts";
+import { type Labels, t } from "./labels.ts";
+
+let ids = 0;
+
+/**
+ * Asks for the alt text of `image` (a file being inserted, or an image in
+ * the region) in a modal dialog. Resolves with the text, `""` for a
+ * decorative image, or `null` when the editor cancels.
+ *
+ * @example
+ * ```ts ignore
+ * const alt = await askAlt(editor, file); // null: do not insert
+ * ```
+ */
+export function askAlt(
+  editor: RichEditor,
+  image: File | HTMLImageElement,
+): Promise<string | null> {
+  const { kit: { h }, root } = editor;
+  const id = `cms-alt-${++ids}`;
+  const current = image instanceof File ? null : image.getAttribute("alt");
+  const preview = image instanceof File
+    ? URL.createObjectURL(image)
+    : image.currentSrc || image.src;
+  const text = h("input", {
+    type: "text",
+    id: `${id}t`,
+    value: current ?? "",
+    "aria-describedby": `${id}h ${id}e`,
+  });
+  const decorative = h("input", { type: "checkbox" });
+  decorative.checked = current === "";
+  const error = h("p", { class: "e", id: `${id}e`, role: "alert" });
+  const button = (label: keyof Labels, type = "button") =>
+    h("button", { type }, t(label));
+  const cancel = button("cancel");
+  const form = h(
+    "form",
+    { method: "dialog" },
+    h("h2", { id: `${id}l` }, t("altTitle")),
+    h("img", { src: preview, alt: "" }),
+    h("p", { id: `${id}h` }, t("altHelp")),
+    h("label", { for: `${id}t` }, t("altText")),
+    " ",
+    text,
+    h("p", {}, h("label", {}, decorative, ` ${t("decorative")}`)),
+    error,
+    button(image instanceof File ? "insert" : "ok", "submit"),
+    " ",
+    cancel,
+  );
+  const dialog = h("dialog", { "aria-labelledby": `${id}l` }, form);
+  root.append(dialog);
+  const sync = () => text.disabled = decorative.checked;
+  decorative.onchange = sync;
+  sync();
+  return new Promise((resolve) => {
+    const finish = (alt: string | null) => {
+      dialog.close();
+      dialog.remove();
+      if (image instanceof File) URL.revokeObjectURL(preview);
+      editor.restore();
+      resolve(alt);
+    };
+    form.onsubmit = (e) => {
+      e.preventDefault();
+      const alt = decorative.checked ? "" : text.value.trim();
+      if (decorative.checked || alt) return finish(alt);
+      error.textContent = t("altNeeded");
+      text.setAttribute("aria-invalid", "true");
+      text.focus();
+    };
+    cancel.onclick = () => finish(null);
+    // Esc: the dialog's own cancel.
+    dialog.oncancel = (e) => {
+      e.preventDefault();
+      finish(null);
+    };
+    dialog.showModal();
+    text.focus();
+  });
+}
+
+/**
+ * Shows the panel for an image in the region: Replace (a new upload takes
+ * its place; the old one keeps the layout box until the new one arrives),
+ * Alt text, Remove.
+ *
+ * @example
+ * ```ts ignore
+ * openImageTools(editor, clickedImage);
+ * ```
+ */
+export function openImageTools(
+  editor: RichEditor,
+  img: HTMLImageElement,
+): void {
+  const { kit: { h } } = editor;
+  const button = (label: keyof Labels, run: () => unknown) => {
+    const b = h("button", { type: "button" }, t(label));
+    b.onclick = () => void run();
+    return b;
+  };
+  const panel = h(
+    "form",
+    { role: "group", "aria-label": t("imageTools") },
+    button("replace", async () => {
+      const file = await editor.pick();
+      if (!file) return;
+      const alt = await askAlt(editor, img);
+      if (alt === null) return;
+      editor.close();
+      // The old image stays, with its box, until the new one is stored.
+      const attrs = await editor.upload(file, alt);
+      if (!attrs || !img.isConnected) return;
+      editor.change(() => {
+        for (const name of ["srcset", "sizes", "loading", "decoding"]) {
+          img.removeAttribute(name);
+        }
+        for (const [name, value] of Object.entries(attrs)) {
+          img.setAttribute(name, value);
+        }
+      });
+    }),
+    button("altText", async () => {
+      const alt = await askAlt(editor, img);
+      if (alt !== null) editor.change(() => img.setAttribute("alt", alt));
+    }),
+    button("remove", () => {
+      editor.close();
+      editor.change(() => img.remove());
+    }),
+    button("cancel", () => editor.close()),
+  );
+  panel.onkeydown = (e) => {
+    if (e.key !== "Escape") return;
+    e.stopPropagation();
+    editor.close();
+  };
+  editor.show(panel);
+  (panel.firstChild as HTMLElement).focus();
+}

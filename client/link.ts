@@ -1,0 +1,120 @@
+/**
+ * The link panel of the rich text editor (a lazy chunk): address, text,
+ * "open in a new tab", Apply, Remove and Cancel, under the toolbar. It edits
+ * the link around the selection, or makes one from the selection or at the
+ * caret. Addresses follow the sanitizer's link rule (http, https, mailto,
+ * tel, relative); anything else is refused with a message.
+ *
+ * @module
+ */
+
+import type { RichEditor } from "./rich.ts";
+import { type Labels, t } from "./labels.ts";
+
+/** A bare host like "example.com/a": the editor meant https. */
+const BARE_HOST = /^[a-z\d-]+(\.[a-z\d-]+)+(?::\d+)?(?:[/?#]|$)/i;
+
+let ids = 0;
+
+/**
+ * Opens the link panel for the editor's current selection: Ctrl/Cmd+K, the
+ * toolbar's Link button, or a click on a link.
+ *
+ * @example
+ * ```ts ignore
+ * const { openLink } = await import("./link.ts");
+ * openLink(editor);
+ * ```
+ */
+export function openLink(editor: RichEditor): void {
+  const { kit: { h }, el } = editor;
+  const range = editor.range();
+  const start = range?.startContainer;
+  const found = start &&
+    (start.nodeType === 1 ? start as Element : start.parentElement)
+      ?.closest("a");
+  const a = found && el.contains(found) ? found : undefined;
+  const selected = a ? a.textContent ?? "" : range?.toString() ?? "";
+
+  const id = `cms-link-${++ids}`;
+  const field = (name: keyof Labels, value: string, hint?: string) =>
+    h(
+      "label",
+      {},
+      `${t(name)} `,
+      h("input", {
+        type: "text",
+        name,
+        value,
+        ...(hint ? { inputmode: "url", "aria-describedby": id } : {}),
+      }),
+    );
+  const href = field("linkUrl", a?.getAttribute("href") ?? "", "url");
+  const text = field("linkText", selected);
+  const tab = h("input", { type: "checkbox", name: "tab" });
+  tab.checked = a?.target === "_blank";
+  const error = h("span", { class: "e", id, role: "alert" });
+  const button = (label: keyof Labels, type = "button") =>
+    h("button", { type }, t(label));
+  const remove = button("remove");
+  const cancel = button("cancel");
+  remove.hidden = !a;
+  const form = h(
+    "form",
+    { role: "group", "aria-label": t("link") },
+    href,
+    text,
+    h("label", {}, tab, ` ${t("newTab")}`),
+    error,
+    button("apply", "submit"),
+    remove,
+    cancel,
+  );
+  const input = (label: HTMLElement) => label.lastChild as HTMLInputElement;
+  const close = () => editor.close();
+
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    let url = input(href).value.trim();
+    if (BARE_HOST.test(url)) url = `https://${url}`;
+    const problem = !url || url === "https://"
+      ? t("linkEmpty")
+      : !editor.linkOk(url)
+      ? t("linkBad")
+      : "";
+    error.textContent = problem;
+    input(href).setAttribute("aria-invalid", String(!!problem));
+    if (problem) return input(href).focus();
+    const label = input(text).value || url;
+    close();
+    editor.change(() => {
+      const link = a ?? h("a", {});
+      link.setAttribute("href", url);
+      if (tab.checked) link.setAttribute("target", "_blank");
+      else link.removeAttribute("target");
+      if (link.textContent !== label) link.textContent = label;
+      if (a) return;
+      // A new link replaces the selection (its text is the link's text).
+      if (range && el.contains(range.startContainer)) {
+        range.deleteContents();
+        range.insertNode(link);
+        range.setStartAfter(link);
+        range.collapse(true);
+        getSelection()?.removeAllRanges();
+        getSelection()?.addRange(range);
+      } else el.append(link);
+    });
+  };
+  remove.onclick = () => {
+    close();
+    editor.change(() => a?.replaceWith(...a.childNodes));
+  };
+  cancel.onclick = close;
+  form.onkeydown = (e) => {
+    if (e.key !== "Escape") return;
+    e.stopPropagation();
+    close();
+  };
+  editor.show(form);
+  input(href).focus();
+}
