@@ -10,7 +10,10 @@
  *   changed field, allowlist, rich-field set, 409 on conflicts).
  * - {@linkcode createMediaHandler}: the media endpoint (raw image bytes,
  *   size cap, type sniffed from the bytes).
+ * - {@linkcode defineContent}: one declaration of the editable content; it is
+ *   the save endpoint's allowlist and types every field address.
  * - {@linkcode sanitizeHtml}: the one sanitizer policy, on the server.
+ * - {@linkcode HttpError} and {@linkcode endpoint}: the endpoint pipeline.
  * - Content stores: {@linkcode KvContentStore}, {@linkcode MemoryContentStore}.
  * - Media storage: {@linkcode S3MediaStorage}, {@linkcode LocalMediaStorage}
  *   (with {@linkcode serveLocalMedia}), {@linkcode MemoryMediaStorage}.
@@ -20,7 +23,9 @@
  * import {
  *   createMediaHandler,
  *   createSaveHandler,
+ *   defineContent,
  *   KvContentStore,
+ *   list,
  *   LocalMediaStorage,
  *   serveLocalMedia,
  * } from "@inplace/cms";
@@ -29,9 +34,12 @@
  *   // The editor from YOUR server-side session, or null.
  *   authorize: (req: Request) =>
  *     req.headers.get("Cookie")?.includes("session=") ? { name: "Ada" } : null,
- *   allowlist: { pages: { title: "plain", body: "rich", features: "list" } },
+ *   allowlist: defineContent({
+ *     pages: { title: "plain", body: "rich", features: list() },
+ *   }),
  *   store: new KvContentStore(await Deno.openKv("content.kv")),
  *   storage: new LocalMediaStorage({ dir: "media", publicUrl: "/media" }),
+ *   publicOrigin: "https://www.example.com",
  * } as const;
  * const save = createSaveHandler(cms);
  * const media = createMediaHandler(cms);
@@ -48,7 +56,17 @@
  *
  * @module
  */
+export * from "./core/address.ts";
+export * from "./core/content.ts";
+export * from "./core/wire.ts";
 export * from "./server/types.ts";
+export {
+  endpoint,
+  type EndpointContext,
+  errorResponse,
+  type Handler,
+  HttpError,
+} from "./server/http.ts";
 export * from "./server/version.ts";
 export * from "./server/save.ts";
 export * from "./server/media.ts";

@@ -1,9 +1,12 @@
 /**
  * Strict parsing of editable region markers
- * (`data-cms-field="collection:key:field"`).
+ * (`data-cms-field="collection:key:field"`), with the one address grammar of
+ * `core/address.ts` and the marker types of `core/content.ts`.
  *
  * @module
  */
+import { type FieldAddress, fieldPath, parseAddress } from "../core/address.ts";
+import { kindOfMarker } from "../core/content.ts";
 
 /** A parsed marker. */
 export interface Marker {
@@ -11,7 +14,11 @@ export interface Marker {
   el: HTMLElement;
   /** The marker text, `collection:key:field`; identifies the field. */
   id: string;
+  /** The parsed address. */
+  address: FieldAddress;
+  /** The record's collection. */
   collection: string;
+  /** The record's key. */
   key: string;
   /** Field name, `name` or `name.<index>` for a list item. */
   field: string;
@@ -21,31 +28,50 @@ export interface Marker {
   version?: string;
 }
 
-// collection:key:field; a field is a name, or `name.<index>` for a list item.
-const MARKER = /^([^:\s]+):([^:\s]+):([A-Za-z_$][\w$-]*(?:\.(?:0|[1-9]\d*))?)$/;
+/**
+ * Parses one marker element. Returns the marker, or a short reason why the
+ * element is not a valid one. Image markers (`data-cms-type="image"`) are
+ * valid addresses but not text regions, so they are refused here with
+ * their own reason.
+ *
+ * @example
+ * ```ts ignore
+ * const el = document.querySelector<HTMLElement>("[data-cms-field]")!;
+ * const marker = readMarker(el);
+ * if (typeof marker === "string") console.warn(marker);
+ * ```
+ */
+export function readMarker(el: HTMLElement): Marker | string {
+  const id = el.getAttribute("data-cms-field") ?? "";
+  const address = parseAddress(id);
+  if (typeof address === "string") return address;
+  const kind = kindOfMarker(el.getAttribute("data-cms-type"));
+  if (kind === undefined) return "Unknown data-cms-type";
+  if (kind === "image") return "Image fields are not edited in place";
+  return {
+    el,
+    id,
+    address,
+    collection: address.collection,
+    key: address.key,
+    field: fieldPath(address),
+    rich: kind === "rich",
+    version: el.getAttribute("data-cms-version") ?? undefined,
+  };
+}
 
 /**
  * Finds and parses all marker elements of the page, in document order.
- * Malformed markers get a console warning and are skipped.
+ * Malformed markers get a console warning with the reason and are skipped.
  */
 export function findMarkers(): Marker[] {
   const out: Marker[] = [];
   for (const el of document.querySelectorAll<HTMLElement>("[data-cms-field]")) {
-    const id = el.getAttribute("data-cms-field")!;
-    const type = el.getAttribute("data-cms-type");
-    const m = MARKER.exec(id);
-    if (!m || (type !== null && type !== "richtext")) {
-      console.warn("cms: malformed marker", el);
+    const marker = readMarker(el);
+    if (typeof marker === "string") {
+      console.warn(`cms: malformed marker (${marker})`, el);
     } else {
-      out.push({
-        el,
-        id,
-        collection: m[1],
-        key: m[2],
-        field: m[3],
-        rich: !!type,
-        version: el.getAttribute("data-cms-version") ?? undefined,
-      });
+      out.push(marker);
     }
   }
   return out;

@@ -1,31 +1,21 @@
 /**
  * The media endpoint: raw image bytes in, a stored object out, as a
- * Web-standard handler `(req: Request) => Promise<Response>`.
+ * Web-standard handler `(req: Request, call?: EndpointCall) => Promise<Response>`.
  *
  * @module
  */
+import { type MediaAnswer, Status } from "../core/wire.ts";
 import { readBody } from "./body.ts";
-import { json, text } from "./http.ts";
-import { isCrossSite } from "./origin.ts";
+import { endpoint, type Handler, HttpError, json } from "./http.ts";
+import { checkOrigin, type OriginOptions } from "./origin.ts";
 import { type ImageInfo, sniffImage } from "./sniff.ts";
-import type { Authorize, MediaStorage } from "./types.ts";
+import type { Authorize, EndpointCall, MediaStorage } from "./types.ts";
 
-/** The 200 answer of the media endpoint. */
-export interface MediaObject {
-  /** Storage key of the stored object. */
-  key: string;
-  /** Public URL: the storage's public base, a slash, then the key. */
-  url: string;
-  /** Width in pixels, from the image header. */
-  width: number;
-  /** Height in pixels, from the image header. */
-  height: number;
-  /** The verified MIME type the object was stored with. */
-  type: string;
-}
+/** The 200 answer of the media endpoint (declared in `core/wire.ts`). */
+export type MediaObject = MediaAnswer;
 
 /** Options of {@linkcode createMediaHandler}. */
-export interface MediaHandlerOptions {
+export interface MediaHandlerOptions extends OriginOptions {
   /** The editor from the server-side session, or `null` (→ 403). */
   authorize: Authorize;
   /**
@@ -35,8 +25,6 @@ export interface MediaHandlerOptions {
   authorizeMedia?: Authorize;
   /** Where uploads are stored. */
   storage: MediaStorage;
-  /** Origins besides the request's own that may call (proxies, CDNs). */
-  allowedOrigins?: readonly string[];
   /** Largest accepted upload in bytes (→ 413). Default 10 MiB. */
   maxBytes?: number;
   /**
@@ -51,12 +39,14 @@ export interface MediaHandlerOptions {
 /**
  * Creates the media endpoint handler.
  *
- * - `POST` only (405 otherwise); 403 when cross-site or not authorized.
+ * - `POST` only (405 with `Allow` otherwise); 421 when the Host is not in
+ *   `allowedHosts`; 403 when cross-site or not authorized.
  * - 413 when `Content-Length` is over `maxBytes` (nothing is read), or when a
  *   body without length passes `maxBytes` while streaming (it is cancelled).
  * - The type comes from the bytes ({@linkcode sniffImage}): JPEG, PNG, GIF,
  *   WebP or AVIF; anything else is 415. More than `maxPixels` is 422.
- * - Stored under `key(info)` with the verified type; 200 {@linkcode MediaObject}.
+ * - Stored under `key(info)` with the verified type; 200 {@linkcode MediaAnswer}.
+ * - A storage fault is 500 with an error id (logged with the error).
  *
  * @example
  * ```ts
@@ -76,48 +66,57 @@ export interface MediaHandlerOptions {
  */
 export function createMediaHandler(
   options: MediaHandlerOptions,
-): (req: Request) => Promise<Response> {
-  const { storage, allowedOrigins } = options;
+): Handler<EndpointCall> {
+  const { storage } = options;
   const authorize = options.authorizeMedia ?? options.authorize;
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
   const maxPixels = options.maxPixels ?? 50_000_000;
   const keyOf = options.key ??
     ((info) => `media/${crypto.randomUUID()}.${info.ext}`);
-  return async (req) => {
+  return endpoint<EndpointCall>("media", async (req, _ctx, call) => {
     if (req.method !== "POST") {
-      return text(405, "Method not allowed", { Allow: "POST" });
+      throw new HttpError(Status.MethodNotAllowed, "Method not allowed", {
+        Allow: "POST",
+      });
     }
-    if (isCrossSite(req, allowedOrigins)) {
-      return text(403, "Cross-site request");
+    checkOrigin(req, {
+      ...options,
+      publicOrigin: call?.publicOrigin ?? options.publicOrigin,
+    });
+    if (!await authorize(req, call?.context)) {
+      throw new HttpError(Status.Forbidden, "Not authorized");
     }
-    try {
-      if (!await authorize(req)) return text(403, "Not authorized");
-      const bytes = await readBody(req, maxBytes);
-      if (bytes instanceof Response) return bytes;
-      const info = sniffImage(bytes);
-      if (!info) {
-        return text(415, "Not a supported image (JPEG, PNG, GIF, WebP, AVIF)");
-      }
-      const { width, height, type } = info;
-      if (width * height > maxPixels) {
-        return text(
-          422,
-          `Image too large: ${width}x${height} pixels (limit ${maxPixels})`,
-        );
-      }
-      const key = keyOf(info);
-      await storage.put(key, bytes, type);
-      const body: MediaObject = {
-        key,
-        url: storage.url(key),
-        width,
-        height,
-        type,
-      };
-      return json(200, body);
-    } catch (err) {
-      console.error("cms: upload failed", err);
-      return text(500, "Internal error");
+    const bytes = await readBody(req, maxBytes);
+    if (bytes instanceof Response) return bytes;
+
+    // 1. Sniff: a cheap first gate on the magic numbers and header size.
+    const info = sniffImage(bytes);
+    if (!info) {
+      throw new HttpError(
+        Status.UnsupportedMediaType,
+        "Not a supported image (JPEG, PNG, GIF, WebP, AVIF)",
+      );
     }
-  };
+    const { width, height, type } = info;
+    if (width * height > maxPixels) {
+      throw new HttpError(
+        Status.UnprocessableContent,
+        `Image too large: ${width}x${height} pixels (limit ${maxPixels})`,
+      );
+    }
+
+    // 2. (Decode and normalize go here, between the sniff and the store.)
+
+    // 3. Store: only what passed every check above.
+    const key = keyOf(info);
+    await storage.put(key, bytes, type);
+    const answer: MediaAnswer = {
+      key,
+      url: storage.url(key),
+      width,
+      height,
+      type,
+    };
+    return json(Status.OK, answer);
+  });
 }

@@ -1,21 +1,31 @@
 /**
  * The save endpoint: one request per changed field, as a Web-standard
- * handler `(req: Request) => Promise<Response>`.
+ * handler `(req: Request, call?: EndpointCall) => Promise<Response>`.
  *
  * @module
  */
+import { checkAddress, type FieldAddress } from "../core/address.ts";
+import { fitsLimit, isImageValue } from "../core/content.ts";
+import {
+  type ConflictBody,
+  type SaveBody,
+  Status,
+  VERSION_HEADER,
+} from "../core/wire.ts";
 import { type ResolvedField, resolveField } from "./allowlist.ts";
 import { readBody } from "./body.ts";
-import { json, text } from "./http.ts";
-import { isCrossSite } from "./origin.ts";
+import { endpoint, type Handler, HttpError, json } from "./http.ts";
+import { checkOrigin, type OriginOptions } from "./origin.ts";
 import { sanitizeHtml } from "./sanitize.ts";
 import type {
   Allowlist,
   Authorize,
+  CanEdit,
   ContentRecord,
   ContentStore,
   ContentValue,
   Editor,
+  EndpointCall,
 } from "./types.ts";
 import { contentVersion } from "./version.ts";
 
@@ -34,15 +44,18 @@ export interface SaveEvent {
 }
 
 /** Options of {@linkcode createSaveHandler}. */
-export interface SaveHandlerOptions {
+export interface SaveHandlerOptions extends OriginOptions {
   /** The editor from the server-side session, or `null` (→ 403). */
   authorize: Authorize;
-  /** Which fields are writable, and how (plain, rich, list). */
+  /**
+   * Which fields are writable, and how: a `defineContent(...)` result
+   * (with its limits), or a hand-written collection → field → kind map.
+   */
   allowlist: Allowlist;
+  /** Per-record rule, run once the field is known; `false` → 403. */
+  canEdit?: CanEdit;
   /** Where records live. */
   store: ContentStore;
-  /** Origins besides the request's own that may call (proxies, CDNs). */
-  allowedOrigins?: readonly string[];
   /** Largest accepted body in bytes (→ 413). Default 1 MiB. */
   maxBodyBytes?: number;
   /**
@@ -52,33 +65,37 @@ export interface SaveHandlerOptions {
   onSave?: (event: SaveEvent) => void | Promise<void>;
 }
 
-/** Longest accepted `collection` and `key`, in UTF-16 code units. */
-const MAX_ID_LENGTH = 512;
-
 /**
  * Creates the save endpoint handler.
  *
- * - `PATCH` (what the client sends) and `POST`; others get 405.
- * - 403 when cross-site or no editor is authorized (before the body is read).
- * - Body: JSON `{collection, key, field, value, version?}`, at most
- *   `maxBodyBytes` (413). Bad JSON or fields → 400.
- * - `field` must be allowlisted (400 otherwise, nothing reaches the store);
- *   `features.2` addresses an existing item of a list field.
+ * - `PATCH` (what the client sends) and `POST`; others get 405 with `Allow`.
+ * - 421 when the Host is not in `allowedHosts`; 403 when cross-site or no
+ *   editor is authorized (before the body is read).
+ * - Body: JSON {@linkcode SaveBody}, at most `maxBodyBytes` (413). Bad JSON,
+ *   an address outside the grammar (`core/address.ts`) or a field outside
+ *   the allowlist → 400, and nothing reaches the store.
+ * - `canEdit(req, address, editor)` → `false` is 403.
  * - Plain fields and list items store `String(value)` (strings, finite
  *   numbers, booleans; anything else is 400). Rich fields store
- *   `sanitizeHtml(value)`.
+ *   `sanitizeHtml(value)`. Image fields store a URL (`isImageValue`).
+ *   Over the field's `maxLength` is 400.
  * - With `version`, a stored value whose {@linkcode contentVersion} differs
- *   gets 409 `{error: "conflict", value, version}` and nothing is written.
+ *   gets 409 {@linkcode ConflictBody} and nothing is written.
  * - Success: 204 with `CMS-Version: <contentVersion(stored value)>`.
+ * - A store fault is 500 with an error id (logged with the error).
+ *
+ * The optional second argument ({@linkcode EndpointCall}) carries what
+ * differs per request: the public origin, and a context for the hooks.
  *
  * @example
  * ```ts
- * import { createSaveHandler, MemoryContentStore } from "@inplace/cms";
+ * import { createSaveHandler, defineContent, list, MemoryContentStore } from "@inplace/cms";
  * const save = createSaveHandler({
  *   authorize: (req) =>
  *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
- *   allowlist: { pages: { title: "plain", body: "rich", features: "list" } },
+ *   allowlist: defineContent({ pages: { title: "plain", body: "rich", features: list() } }),
  *   store: new MemoryContentStore(),
+ *   publicOrigin: "https://www.example.com",
  * });
  * Deno.serve((req) =>
  *   new URL(req.url).pathname === "/api/cms/save"
@@ -89,120 +106,148 @@ const MAX_ID_LENGTH = 512;
  */
 export function createSaveHandler(
   options: SaveHandlerOptions,
-): (req: Request) => Promise<Response> {
-  const { authorize, allowlist, store, allowedOrigins, onSave } = options;
+): Handler<EndpointCall> {
+  const { authorize, allowlist, canEdit, store, onSave } = options;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  return async (req) => {
+  return endpoint<EndpointCall>("save", async (req, _ctx, call) => {
     if (req.method !== "PATCH" && req.method !== "POST") {
-      return text(405, "Method not allowed", { Allow: "PATCH, POST" });
-    }
-    if (isCrossSite(req, allowedOrigins)) {
-      return text(403, "Cross-site request");
-    }
-    try {
-      const editor = await authorize(req);
-      if (!editor) return text(403, "Not authorized");
-      const body = await readBody(req, maxBodyBytes);
-      if (body instanceof Response) return body;
-      const input = parseSave(body);
-      if (typeof input === "string") return text(400, input);
-      const target = resolveField(allowlist, input.collection, input.field);
-      if (typeof target === "string") return text(400, target);
-      const value = await cleanValue(target, input.value);
-      if (value === undefined) return text(400, "Invalid value");
-
-      let outcome: Outcome = "missing";
-      await store.update(input.collection, input.key, (current) => {
-        const result = apply(current, target, value, input.version);
-        outcome = result.outcome;
-        return result.record;
+      throw new HttpError(Status.MethodNotAllowed, "Method not allowed", {
+        Allow: "PATCH, POST",
       });
-      if (typeof outcome === "string") {
-        return text(400, "List item does not exist");
-      }
-      if ("conflict" in outcome) {
-        const { current } = outcome;
-        return json(409, {
-          error: "conflict",
-          value: current,
-          version: contentVersion(current),
-        });
-      }
-      if (onSave) {
-        const { collection, key, field } = input;
-        try {
-          await onSave({ collection, key, field, value, editor });
-        } catch (err) {
-          console.error("cms: onSave failed", err);
-        }
-      }
-      return new Response(null, {
-        status: 204,
-        headers: { "CMS-Version": contentVersion(value) },
-      });
-    } catch (err) {
-      return serverFault(err);
     }
-  };
+    checkOrigin(req, {
+      ...options,
+      publicOrigin: call?.publicOrigin ?? options.publicOrigin,
+    });
+    const context = call?.context;
+    const editor = await authorize(req, context);
+    if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
+    const body = await readBody(req, maxBodyBytes);
+    if (body instanceof Response) return body;
+    const input = parseSave(body);
+    const address = checkAddress(input.collection, input.key, input.field);
+    if (typeof address === "string") {
+      throw new HttpError(Status.BadRequest, address);
+    }
+    const target = resolveField(allowlist, address);
+    if (typeof target === "string") {
+      throw new HttpError(Status.BadRequest, target);
+    }
+    if (canEdit && !await canEdit(req, address, editor, context)) {
+      throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
+    }
+    const value = await cleanValue(target, input.value);
+    const outcome = await write(store, address, target, value, input.version);
+    if (outcome === "missing") {
+      throw new HttpError(Status.BadRequest, "List item does not exist");
+    }
+    if (outcome !== "written") {
+      const conflict: ConflictBody = {
+        error: "conflict",
+        value: outcome.current,
+        version: contentVersion(outcome.current),
+      };
+      return json(Status.Conflict, conflict);
+    }
+    if (onSave) {
+      const { collection, key, field } = input;
+      try {
+        await onSave({ collection, key, field, value, editor });
+      } catch (err) {
+        console.error("cms: onSave failed", err);
+      }
+    }
+    return new Response(null, {
+      status: Status.NoContent,
+      headers: { [VERSION_HEADER]: contentVersion(value) },
+    });
+  });
 }
 
-interface SaveInput {
-  collection: string;
-  key: string;
-  field: string;
-  value: unknown;
-  version?: string;
-}
-
-/** Parses and checks the JSON body; a string is the 400 reason. */
-function parseSave(body: Uint8Array): SaveInput | string {
+/** Parses the JSON body and checks its shape; throws 400 with a reason. */
+function parseSave(body: Uint8Array): SaveBody {
   let data: unknown;
   try {
     data = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
   } catch {
-    return "Malformed JSON";
+    throw new HttpError(Status.BadRequest, "Malformed JSON");
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    return "Body must be a JSON object";
+    throw new HttpError(Status.BadRequest, "Body must be a JSON object");
   }
   const { collection, key, field, value, version } = data as Record<
     string,
     unknown
   >;
   for (const [name, v] of Object.entries({ collection, key, field })) {
-    if (typeof v !== "string" || v === "" || !v.isWellFormed()) {
-      return `Missing or invalid ${name}`;
+    if (typeof v !== "string" || v === "") {
+      throw new HttpError(Status.BadRequest, `Missing or invalid ${name}`);
     }
-    if (v.length > MAX_ID_LENGTH) return `${name} too long`;
   }
-  if (!Object.hasOwn(data, "value")) return "Missing value";
+  if (!Object.hasOwn(data, "value")) {
+    throw new HttpError(Status.BadRequest, "Missing value");
+  }
   if (version !== undefined && typeof version !== "string") {
-    return "Invalid version";
+    throw new HttpError(Status.BadRequest, "Invalid version");
   }
-  return { collection, key, field, value, version } as SaveInput;
+  return { collection, key, field, value, version } as SaveBody;
 }
 
-/** The string to store, or `undefined` when `value` is not acceptable. */
+/** The string to store; throws 400 when `value` is not acceptable. */
 async function cleanValue(
   target: ResolvedField,
   value: unknown,
-): Promise<string | undefined> {
+): Promise<string> {
+  const { kind, spec } = target;
+  let clean: string | undefined;
   if (typeof value === "string") {
-    if (!value.isWellFormed()) return undefined;
-    if (target.kind !== "rich") return value;
-    return await sanitizeHtml(value);
+    if (value.isWellFormed()) {
+      clean = kind === "rich"
+        ? await sanitizeHtml(value)
+        : kind === "image" && !isImageValue(value)
+        ? undefined
+        : value;
+    }
+  } else if (kind !== "rich" && kind !== "image") {
+    if (typeof value === "boolean") clean = String(value);
+    if (typeof value === "number" && Number.isFinite(value)) {
+      clean = String(value);
+    }
   }
-  if (target.kind === "rich") return undefined;
-  if (typeof value === "boolean") return String(value);
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return undefined;
+  if (clean === undefined) {
+    throw new HttpError(
+      Status.BadRequest,
+      kind === "image" ? "Invalid image URL" : "Invalid value",
+    );
+  }
+  if (!fitsLimit(spec, clean)) {
+    throw new HttpError(
+      Status.BadRequest,
+      `Value too long (limit ${spec.maxLength} characters)`,
+    );
+  }
+  return clean;
 }
 
-/** What the mutation decided: written, conflict, or a missing list item. */
-type Outcome = "missing" | { written: true } | {
-  conflict: true;
-  current: string;
-};
+/** What a write decided: written, a conflict, or a missing list item. */
+type Outcome = "written" | "missing" | { current: string };
+
+/** One atomic read-modify-write of the record; nothing partial is stored. */
+async function write(
+  store: ContentStore,
+  address: FieldAddress,
+  target: ResolvedField,
+  value: string,
+  version: string | undefined,
+): Promise<Outcome> {
+  let outcome: Outcome = "missing";
+  await store.update(address.collection, address.key, (current) => {
+    const result = apply(current, target, value, version);
+    outcome = result.outcome;
+    return result.record;
+  });
+  return outcome;
+}
 
 /** The pure read-modify-write step run inside `store.update`. */
 function apply(
@@ -228,23 +273,7 @@ function apply(
     version !== undefined && typeof previous === "string" &&
     contentVersion(previous) !== version
   ) {
-    return { outcome: { conflict: true, current: previous }, record: null };
+    return { outcome: { current: previous }, record: null };
   }
-  return {
-    outcome: { written: true },
-    record: { ...current, [target.name]: next },
-  };
-}
-
-/**
- * Store failures are server faults (500), except errors that carry their own
- * 4xx `status` (e.g. the KV store's "record too large" 413).
- */
-function serverFault(err: unknown): Response {
-  const status = (err as { status?: unknown })?.status;
-  if (typeof status === "number" && status >= 400 && status < 500) {
-    return text(status, (err as Error).message || "Bad request");
-  }
-  console.error("cms: save failed", err);
-  return text(500, "Internal error");
+  return { outcome: "written", record: { ...current, [target.name]: next } };
 }

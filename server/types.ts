@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { FieldAddress } from "../core/address.ts";
 
 /** The signed-in editor, as the host's session knows them. */
 export interface Editor {
@@ -16,35 +17,47 @@ export interface Editor {
 /**
  * Resolves the editor from the server-side session of a request, or `null`
  * when nobody authorized is signed in. The page's edit mode is never a basis.
+ * `context` is the per-call {@linkcode EndpointCall.context}, if any.
  */
 export type Authorize = (
   req: Request,
+  context?: unknown,
 ) => Editor | null | undefined | Promise<Editor | null | undefined>;
 
-/**
- * How a field is stored and saved:
- * - `plain`: a string; values are coerced to strings.
- * - `rich`: sanitized HTML (the rich-field set).
- * - `list`: an array of plain strings, saved one item at a time as
- *   `<field>.<index>`.
- */
-export type FieldKind = "plain" | "rich" | "list";
+export type { Allowlist, FieldKind } from "../core/content.ts";
 
 /**
- * The save endpoint's allowlist: collection → field → kind. Fields of kind
- * `rich` form the rich-field set. Anything not listed is rejected with 400.
+ * Per-record authorization: runs once the field is known (after the
+ * allowlist, before the value is read), with the editor that
+ * {@linkcode Authorize} returned. `false` gets 403 and nothing is written.
+ * `context` is what the caller passed per call (the Fresh wrappers pass the
+ * Fresh context).
  *
  * @example
  * ```ts
- * import type { Allowlist } from "@inplace/cms";
- * const allowlist: Allowlist = {
- *   pages: { title: "plain", body: "rich", features: "list" },
- * };
+ * import type { CanEdit } from "@inplace/cms";
+ * // Authors may edit only their own posts.
+ * const canEdit: CanEdit = (_req, field, editor) =>
+ *   field.collection !== "posts" || field.key.startsWith(`${editor.id}-`);
  * ```
  */
-export type Allowlist = Readonly<
-  Record<string, Readonly<Record<string, FieldKind>>>
->;
+export type CanEdit = (
+  req: Request,
+  field: FieldAddress,
+  editor: Editor,
+  context?: unknown,
+) => boolean | Promise<boolean>;
+
+/**
+ * The optional second argument of a handler, for what differs per request:
+ * a framework wrapper passes the page's public origin and its own context.
+ */
+export interface EndpointCall {
+  /** The site's public origin for this request (overrides the option). */
+  publicOrigin?: string | readonly string[];
+  /** Handed to `authorize` and `canEdit` as their last argument. */
+  context?: unknown;
+}
 
 /** A stored field value: a string, or a list of strings. */
 export type ContentValue = string | string[];
@@ -169,11 +182,6 @@ export interface HistoryStore extends ContentStore {
 export interface MediaStorage {
   /** Stores the bytes under `key` with the verified `contentType`. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
-  /**
-   * Removes the object of `key`; resolves when it is gone, also when it
-   * never existed. Used to undo a half-stored upload.
-   */
-  delete(key: string): Promise<void>;
   /**
    * Removes the object of `key`; resolves when it is gone, also when it
    * never existed. Used to undo a half-stored upload.

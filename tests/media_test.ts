@@ -30,6 +30,7 @@ function setup(
   const counting: MediaStorage = {
     put: (key, bytes, type) => (puts.push(key), storage.put(key, bytes, type)),
     url: (key) => storage.url(key),
+    delete: (key) => storage.delete(key),
   };
   const handler = createMediaHandler({
     authorize: () => ada,
@@ -268,6 +269,7 @@ Deno.test("media: a storage fault is a 500", async () => {
       storage: {
         put: () => Promise.reject(new Error("bucket gone")),
         url: (k) => k,
+        delete: () => Promise.resolve(),
       },
     });
     await expectText(await handler(upload(gif())), 500);

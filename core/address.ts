@@ -1,0 +1,137 @@
+/**
+ * The field-address grammar: how a marker (`data-cms-field`) and a save
+ * request name one editable field. One grammar for the client's marker
+ * reader and the server's save endpoint, so both give the same verdict.
+ *
+ * An address is `collection:key:field`, where `field` is a name, or
+ * `name.N` for item N of a list field:
+ *
+ * - `collection` and the field name are identifiers: an ASCII letter or `_`,
+ *   then ASCII letters, digits, `_` or `-`; at most 64 characters.
+ * - `key` is 1–128 characters (code points) of Unicode letters, digits and
+ *   combining marks, plus `-`, `_`, `.` and `~`, in Unicode NFC; not `.` or
+ *   `..`. No spaces, colons, slashes or control characters.
+ * - `N` is canonical: `0`, or a digit 1–9 followed by at most 8 digits (no
+ *   sign, no leading zeros, below 1e9).
+ * - `__proto__`, `constructor` and `prototype` are never valid as a
+ *   collection, key or field name.
+ *
+ * @module
+ */
+
+/** One editable field: `collection:key:field` or `collection:key:field.N`. */
+export interface FieldAddress {
+  /** The record's collection, e.g. `pages`. */
+  collection: string;
+  /** The record's key, e.g. `home` or `título`. */
+  key: string;
+  /** The field name, e.g. `title` (`features` for `features.2`). */
+  field: string;
+  /** The list item's position, for an item of a list field. */
+  index?: number;
+}
+
+/** Longest collection or field name, in characters. */
+export const MAX_NAME_LENGTH = 64;
+/** Longest record key, in code points. */
+export const MAX_KEY_LENGTH = 128;
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+const KEY = /^[\p{L}\p{N}\p{M}_.~-]{1,128}$/u;
+const INDEX = /^(?:0|[1-9][0-9]{0,8})$/;
+const RESERVED: ReadonlySet<string> = new Set([
+  "__proto__",
+  "constructor",
+  "prototype",
+]);
+
+/**
+ * Checks the three parts of an address as a save request sends them
+ * (`field` may be `name.N`). Returns the address, or a short reason (a 400
+ * answer's body) naming the part that is wrong.
+ *
+ * @example
+ * ```ts
+ * import { checkAddress } from "./address.ts";
+ * checkAddress("pages", "home", "features.2");
+ * // { collection: "pages", key: "home", field: "features", index: 2 }
+ * checkAddress("pages", "home page", "title"); // "Invalid key"
+ * ```
+ */
+export function checkAddress(
+  collection: string,
+  key: string,
+  field: string,
+): FieldAddress | string {
+  if (!isName(collection)) return "Invalid collection";
+  if (!isKey(key)) return "Invalid key";
+  const dot = field.indexOf(".");
+  const name = dot < 0 ? field : field.slice(0, dot);
+  if (!isName(name)) return "Invalid field";
+  if (dot < 0) return { collection, key, field: name };
+  const index = field.slice(dot + 1);
+  if (!INDEX.test(index)) return "Invalid list index";
+  return { collection, key, field: name, index: Number(index) };
+}
+
+/**
+ * Parses an address, `collection:key:field` or `collection:key:field.N`.
+ * Returns the address, or a short reason why it is not one.
+ *
+ * @example
+ * ```ts
+ * import { parseAddress } from "./address.ts";
+ * parseAddress("pages:título:body");
+ * // { collection: "pages", key: "título", field: "body" }
+ * parseAddress("pages:home:features.01"); // "Invalid list index"
+ * parseAddress("pages:home"); // "Address needs collection:key:field"
+ * ```
+ */
+export function parseAddress(text: string): FieldAddress | string {
+  const parts = text.split(":");
+  if (parts.length !== 3) return "Address needs collection:key:field";
+  return checkAddress(parts[0], parts[1], parts[2]);
+}
+
+/**
+ * Formats an address as its marker text. The inverse of
+ * {@linkcode parseAddress} for every valid address.
+ *
+ * @example
+ * ```ts
+ * import { formatAddress } from "./address.ts";
+ * formatAddress({ collection: "pages", key: "home", field: "features", index: 2 });
+ * // "pages:home:features.2"
+ * ```
+ */
+export function formatAddress(address: FieldAddress): string {
+  const { collection, key, field, index } = address;
+  return `${collection}:${key}:${field}${
+    index === undefined ? "" : `.${index}`
+  }`;
+}
+
+/**
+ * The field part of an address as a save request sends it (`name.N`).
+ *
+ * @example
+ * ```ts
+ * import { fieldPath } from "./address.ts";
+ * fieldPath({ collection: "pages", key: "home", field: "features", index: 0 });
+ * // "features.0"
+ * ```
+ */
+export function fieldPath(address: FieldAddress): string {
+  return address.index === undefined
+    ? address.field
+    : `${address.field}.${address.index}`;
+}
+
+function isName(text: string): boolean {
+  return NAME.test(text) && !RESERVED.has(text);
+}
+
+function isKey(text: string): boolean {
+  return KEY.test(text) && text !== "." && text !== ".." &&
+    !RESERVED.has(text) && text.normalize("NFC") === text;
+}

@@ -1,0 +1,353 @@
+/**
+ * One declaration of a site's editable content. From it come the save
+ * endpoint's allowlist and rich-field set, the field kinds that the Preact
+ * helpers render as `data-cms-type`, per-field limits, and the TypeScript
+ * names of every field address.
+ *
+ * @example
+ * ```ts
+ * import { defineContent, list, plain, type FieldAddressOf } from "./content.ts";
+ * const content = defineContent({
+ *   pages: {
+ *     title: plain({ maxLength: 120 }),
+ *     body: "rich",
+ *     hero: "image",
+ *     features: list("plain"),
+ *   },
+ * });
+ * content.pages.body; // "rich"
+ * const ok: FieldAddressOf<typeof content> = "pages:home:features.2";
+ * // @ts-expect-error: no field "titel"
+ * const bad: FieldAddressOf<typeof content> = "pages:home:titel";
+ * ```
+ *
+ * @module
+ */
+import { checkAddress } from "./address.ts";
+import { isAllowedUrl } from "./sanitizer.ts";
+
+/**
+ * How a field is stored and saved:
+ * - `plain`: text; numbers and booleans are stored as text.
+ * - `rich`: HTML, sanitized with the one policy (the rich-field set).
+ * - `image`: the URL of an image (what the media endpoint answers as `url`):
+ *   an `http:`/`https:` URL or a path such as `/media/a.png`, never
+ *   protocol-relative, with no spaces or control characters.
+ * - `list`: a list of plain texts, saved one item at a time as `name.N`.
+ */
+export type FieldKind = "plain" | "rich" | "image" | "list";
+
+/**
+ * A field's declaration with its limits. Write it with
+ * {@linkcode plain}, {@linkcode rich}, {@linkcode image} or {@linkcode list}.
+ */
+export interface FieldSpec {
+  /** How the field is stored. */
+  readonly kind: FieldKind;
+  /** Longest accepted value in characters (for rich: the stored HTML). */
+  readonly maxLength?: number;
+  /** For `list`: how each item is checked. */
+  readonly item?: FieldSpec;
+}
+
+/** A field in {@linkcode defineContent}: a kind, or a spec with limits. */
+export type FieldDecl = "plain" | "rich" | "image" | FieldSpec;
+
+/** Limits a text field may declare. */
+export interface TextLimits {
+  /** Longest accepted value in characters (code points). */
+  maxLength?: number;
+}
+
+/**
+ * A plain-text field with limits.
+ *
+ * @example
+ * ```ts
+ * import { defineContent, plain } from "./content.ts";
+ * defineContent({ pages: { title: plain({ maxLength: 80 }) } });
+ * ```
+ */
+export function plain(limits: TextLimits = {}): FieldSpec & { kind: "plain" } {
+  return Object.freeze({ kind: "plain", ...checkLimits(limits) });
+}
+
+/**
+ * A rich-text field with limits (`maxLength` counts the sanitized HTML).
+ *
+ * @example
+ * ```ts
+ * import { defineContent, rich } from "./content.ts";
+ * defineContent({ pages: { body: rich({ maxLength: 20_000 }) } });
+ * ```
+ */
+export function rich(limits: TextLimits = {}): FieldSpec & { kind: "rich" } {
+  return Object.freeze({ kind: "rich", ...checkLimits(limits) });
+}
+
+/**
+ * An image field: its value is an image URL (see {@linkcode FieldKind}).
+ *
+ * @example
+ * ```ts
+ * import { defineContent, image } from "./content.ts";
+ * defineContent({ pages: { hero: image() } });
+ * ```
+ */
+export function image(): FieldSpec & { kind: "image" } {
+  return Object.freeze({ kind: "image" });
+}
+
+/**
+ * A list of plain texts, saved item by item (`features.0`, `features.1`, …).
+ * Saves replace existing items; adding or removing items is the host's job.
+ *
+ * @example
+ * ```ts
+ * import { defineContent, list, plain } from "./content.ts";
+ * defineContent({ pages: { features: list(plain({ maxLength: 60 })) } });
+ * ```
+ */
+export function list(
+  item: "plain" | FieldSpec & { kind: "plain" } = "plain",
+): FieldSpec & { kind: "list" } {
+  return Object.freeze({
+    kind: "list",
+    item: item === "plain" ? plain() : item,
+  });
+}
+
+/**
+ * What {@linkcode defineContent} returns: collection → field → kind. It is
+ * an {@linkcode Allowlist} too, so it goes wherever one does, and its type
+ * knows every field name.
+ */
+export type Content<T> = {
+  readonly [C in keyof T]: {
+    readonly [F in keyof T[C]]: T[C][F] extends "plain" | "rich" | "image"
+      ? T[C][F]
+      : T[C][F] extends { kind: infer K } ? K
+      : never;
+  };
+};
+
+/**
+ * Which fields are writable, and how: collection → field → kind. Write it
+ * by hand, or get it from {@linkcode defineContent}. Fields of kind `rich`
+ * form the rich-field set. Anything not listed is rejected with 400.
+ *
+ * @example
+ * ```ts
+ * import type { Allowlist } from "./content.ts";
+ * const allowlist: Allowlist = {
+ *   pages: { title: "plain", body: "rich", features: "list" },
+ * };
+ * ```
+ */
+export type Allowlist = Readonly<
+  Record<string, Readonly<Record<string, FieldKind>>>
+>;
+
+/**
+ * Every valid marker text of a content declaration, as a template-literal
+ * union: `collection:${string}:field`, and `collection:${string}:field.${number}`
+ * for list fields. A misspelled collection or field is a type error.
+ *
+ * @example
+ * ```ts
+ * import { defineContent, list, type FieldAddressOf } from "./content.ts";
+ * const content = defineContent({ pages: { title: "plain", tags: list() } });
+ * const a: FieldAddressOf<typeof content> = "pages:about:title";
+ * const b: FieldAddressOf<typeof content> = "pages:about:tags.0";
+ * ```
+ */
+export type FieldAddressOf<C> = {
+  [K in keyof C & string]: {
+    [F in keyof C[K] & string]: C[K][F] extends "list"
+      ? `${K}:${string}:${F}.${number}`
+      : `${K}:${string}:${F}`;
+  }[keyof C[K] & string];
+}[keyof C & string];
+
+/** Specs with limits, per declared allowlist object. */
+const SPECS = new WeakMap<object, Map<string, FieldSpec>>();
+
+/**
+ * Declares the editable content: collections, their fields and kinds, with
+ * optional limits. Throws a `TypeError` when a collection or field name is
+ * not a valid address part (see `core/address.ts`), or a spec is unknown.
+ *
+ * @example
+ * ```ts
+ * import { defineContent, list, rich } from "./content.ts";
+ * export const content = defineContent({
+ *   pages: { title: "plain", body: rich({ maxLength: 50_000 }), features: list() },
+ *   posts: { title: "plain", cover: "image" },
+ * });
+ * // Pass it as the save endpoint's `allowlist`; it is one.
+ * ```
+ */
+export function defineContent<
+  const T extends Record<string, Record<string, FieldDecl>>,
+>(declaration: T): Content<T> {
+  const out: Record<string, Record<string, FieldKind>> = {};
+  const specs = new Map<string, FieldSpec>();
+  for (const [collection, fields] of Object.entries(declaration)) {
+    const kinds: Record<string, FieldKind> = {};
+    for (const [name, decl] of Object.entries(fields)) {
+      const address = checkAddress(collection, "k", name);
+      if (typeof address === "string" || name.includes(".")) {
+        throw new TypeError(`defineContent: bad name ${collection}.${name}`);
+      }
+      const spec = typeof decl === "string" ? { kind: decl } : decl;
+      if (!isSpec(spec)) {
+        throw new TypeError(
+          `defineContent: bad spec for ${collection}.${name}`,
+        );
+      }
+      kinds[name] = spec.kind;
+      specs.set(`${collection}:${name}`, spec);
+    }
+    out[collection] = Object.freeze(kinds);
+  }
+  Object.freeze(out);
+  SPECS.set(out, specs);
+  return out as Content<T>;
+}
+
+/**
+ * The spec of one field of an allowlist: with its limits when the allowlist
+ * came from {@linkcode defineContent}, its bare kind for a hand-written one,
+ * `undefined` when the field is not listed. Only own properties count, so
+ * `__proto__`, `toString` and friends are never found.
+ *
+ * @example
+ * ```ts
+ * import { defineContent, fieldSpec, plain } from "./content.ts";
+ * const content = defineContent({ pages: { title: plain({ maxLength: 80 }) } });
+ * fieldSpec(content, "pages", "title"); // { kind: "plain", maxLength: 80 }
+ * fieldSpec({ pages: { body: "rich" } }, "pages", "body"); // { kind: "rich" }
+ * fieldSpec(content, "pages", "toString"); // undefined
+ * ```
+ */
+export function fieldSpec(
+  allowlist: Allowlist,
+  collection: string,
+  field: string,
+): FieldSpec | undefined {
+  if (!Object.hasOwn(allowlist, collection)) return undefined;
+  const fields = allowlist[collection];
+  if (typeof fields !== "object" || fields === null) return undefined;
+  if (!Object.hasOwn(fields, field)) return undefined;
+  const declared = SPECS.get(allowlist)?.get(`${collection}:${field}`);
+  if (declared) return declared;
+  const kind = fields[field];
+  if (!KINDS.has(kind)) return undefined;
+  return kind === "list" ? LIST_OF_PLAIN : { kind };
+}
+
+/**
+ * The `data-cms-type` a marker of this kind carries: `richtext` for rich
+ * fields, `image` for image fields, none for plain fields and list items.
+ *
+ * @example
+ * ```ts
+ * import { markerType } from "./content.ts";
+ * markerType("rich"); // "richtext"
+ * markerType("plain"); // undefined
+ * ```
+ */
+export function markerType(kind: FieldKind): string | undefined {
+  return kind === "rich" ? "richtext" : kind === "image" ? "image" : undefined;
+}
+
+/**
+ * The kind a marker's `data-cms-type` declares (`null`: no attribute), or
+ * `undefined` when the attribute has an unknown value. The inverse of
+ * {@linkcode markerType}; a list item reads as `plain`.
+ *
+ * @example
+ * ```ts
+ * import { kindOfMarker } from "./content.ts";
+ * kindOfMarker("richtext"); // "rich"
+ * kindOfMarker(null); // "plain"
+ * kindOfMarker("html"); // undefined
+ * ```
+ */
+export function kindOfMarker(
+  type: string | null,
+): "plain" | "rich" | "image" | undefined {
+  return type === null
+    ? "plain"
+    : type === "richtext"
+    ? "rich"
+    : type === "image"
+    ? "image"
+    : undefined;
+}
+
+/** Longest accepted image URL. */
+export const MAX_IMAGE_URL_LENGTH = 2048;
+// deno-lint-ignore no-control-regex
+const URL_CHARS = /^[^\s\u0000-\u001f\u007f-\u009f]+$/u;
+
+/**
+ * Whether `value` is acceptable as an image field's value: an `http:` or
+ * `https:` URL, or a relative URL that is not protocol-relative, at most
+ * {@linkcode MAX_IMAGE_URL_LENGTH} characters, with no whitespace or control
+ * characters.
+ *
+ * @example
+ * ```ts
+ * import { isImageValue } from "./content.ts";
+ * isImageValue("/media/a.png"); // true
+ * isImageValue("javascript:alert(1)"); // false
+ * isImageValue("//evil.example/a.png"); // false
+ * ```
+ */
+export function isImageValue(value: string): boolean {
+  return value.length <= MAX_IMAGE_URL_LENGTH && URL_CHARS.test(value) &&
+    isAllowedUrl(value, ["http", "https"]);
+}
+
+/**
+ * Whether a text is within a spec's `maxLength` (in code points).
+ *
+ * @example
+ * ```ts
+ * import { fitsLimit, plain } from "./content.ts";
+ * fitsLimit(plain({ maxLength: 2 }), "añ"); // true
+ * fitsLimit(plain({ maxLength: 2 }), "año"); // false
+ * ```
+ */
+export function fitsLimit(spec: FieldSpec, value: string): boolean {
+  const max = spec.maxLength;
+  if (max === undefined || value.length <= max) return true;
+  if (value.length > 2 * max) return false;
+  let n = 0;
+  for (const _ of value) if (++n > max) return false;
+  return true;
+}
+
+const KINDS: ReadonlySet<unknown> = new Set(["plain", "rich", "image", "list"]);
+const LIST_OF_PLAIN: FieldSpec = list();
+
+function isSpec(spec: unknown): spec is FieldSpec {
+  if (typeof spec !== "object" || spec === null) return false;
+  const { kind, maxLength, item } = spec as FieldSpec;
+  if (!KINDS.has(kind)) return false;
+  if (maxLength !== undefined && !isLimit(maxLength)) return false;
+  if (kind === "list") return isSpec(item) && item.kind === "plain";
+  return item === undefined;
+}
+
+function checkLimits(limits: TextLimits): TextLimits {
+  if (limits.maxLength !== undefined && !isLimit(limits.maxLength)) {
+    throw new TypeError("maxLength must be a positive integer");
+  }
+  return limits.maxLength === undefined ? {} : { maxLength: limits.maxLength };
+}
+
+function isLimit(n: unknown): boolean {
+  return Number.isSafeInteger(n) && (n as number) > 0;
+}
