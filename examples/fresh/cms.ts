@@ -1,27 +1,40 @@
-// Content, media and the allowlist, shared by the routes.
+// The editable content, its storage and who may edit, shared by the routes.
 import {
-  type Allowlist,
+  defineContent,
   KvContentStore,
+  list,
   LocalMediaStorage,
+  plain,
   serveLocalMedia,
 } from "@inplace/cms";
 import type { FreshAuthorize } from "@inplace/cms/fresh";
 import type { State } from "./utils.ts";
 
-/** Writable fields; everything else is rejected with 400. */
-export const allowlist: Allowlist = {
-  pages: { title: "plain", body: "rich", features: "list" },
-};
+/**
+ * The one declaration of what is editable. The save route takes it as its
+ * allowlist, and <CmsField content={content}> takes the field kinds from
+ * it: a misspelled field is a type error.
+ */
+export const content = defineContent({
+  pages: {
+    title: plain({ maxLength: 120 }),
+    body: "rich",
+    hero: "image",
+    features: list("plain"),
+  },
+});
 
 /** Who may edit: whoever the session middleware put in ctx.state.user. */
 export const authorize: FreshAuthorize<State> = (ctx) => ctx.state.user ?? null;
 
-await Deno.mkdir(".data/media", { recursive: true });
+await Deno.mkdir(".data", { recursive: true });
 export const store = new KvContentStore(await Deno.openKv(".data/content.kv"));
-export const media = new LocalMediaStorage({
-  dir: ".data/media",
-  publicUrl: "/media",
-});
+
+// Upload keys start with "media/" (the media endpoint's default), so the
+// public base is the site root: key "media/a1b2.png" is stored in
+// .data/media/a1b2.png and served by routes/media/[...key].ts at
+// /media/a1b2.png (not /media/media/…).
+export const media = new LocalMediaStorage({ dir: ".data", publicUrl: "/" });
 export const serveMedia = serveLocalMedia(media);
 
 // Defaults on first run (list items must exist before they can be saved).

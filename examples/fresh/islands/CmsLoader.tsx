@@ -5,11 +5,16 @@ import { useEffect } from "preact/hooks";
 export default function CmsLoader() {
   useEffect(() => {
     let unmount: (() => void) | undefined;
+    let gone = false;
     import("@inplace/cms/client").then(({ mountCms }) => {
+      if (gone) return;
       const cms = mountCms();
       unmount = () => cms.unmount();
     });
-    return () => unmount?.();
+    return () => {
+      gone = true;
+      unmount?.();
+    };
   }, []);
   return null;
 }

@@ -5,9 +5,8 @@ export default define.page(function App({ Component }) {
     <html lang="en">
       <head>
         <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="viewport" content="width=device-width, initial-scale=1.0" />
         <title>Fresh + @inplace/cms</title>
-        <style>{"img{max-width:100%;height:auto}"}</style>
       </head>
       <body>
         <Component />

@@ -15,8 +15,10 @@ const session = define.middleware((ctx) => {
   return ctx.next();
 });
 
-export const handler = [
-  csrf(),
+export default [
+  // Fresh's own cross-site check; the save and media routes apply the same
+  // rule against ctx.url, so the two always agree.
+  csrf<State>(),
   session,
   // ?edit renders markers for an authorized editor (private, no-store).
   cmsEditMode<State>({ authorize }),

@@ -1,15 +1,17 @@
 import { page } from "fresh";
 import { CmsConfig, CmsField } from "@inplace/cms/fresh";
 import CmsLoader from "../islands/CmsLoader.tsx";
-import { store } from "../cms.ts";
+import { content, store } from "../cms.ts";
 import { define } from "../utils.ts";
 
 export const handler = define.handlers({
   async GET() {
     const record = await store.get("pages", "home");
+    const text = (value: unknown) => typeof value === "string" ? value : "";
     return page({
-      title: String(record?.title ?? ""),
-      body: String(record?.body ?? ""),
+      title: text(record?.title),
+      body: text(record?.body),
+      hero: text(record?.hero),
       features: Array.isArray(record?.features) ? record.features : [],
     });
   },
@@ -20,21 +22,32 @@ export default define.page<typeof handler>(({ data, state }) => {
   return (
     <main>
       <CmsField
+        content={content}
         as="h1"
         field="pages:home:title"
         value={data.title}
         editing={editing}
       />
+      {data.hero && (
+        <CmsField
+          content={content}
+          field="pages:home:hero"
+          value={data.hero}
+          alt=""
+          editing={editing}
+        />
+      )}
       {/* Stored rich HTML was sanitized by the save endpoint. */}
       <CmsField
+        content={content}
         field="pages:home:body"
         value={data.body}
-        rich
         editing={editing}
       />
       <ul>
         {data.features.map((feature, i) => (
           <CmsField
+            content={content}
             as="li"
             key={i}
             field={`pages:home:features.${i}`}

@@ -1,7 +1,5 @@
 import { serveMedia } from "../../cms.ts";
 import { define } from "../../utils.ts";
 
-// Uploaded files, with their sniffed type and nosniff.
-export const handler = define.handlers({
-  GET: (ctx) => serveMedia(ctx.req),
-});
+// Uploaded files (GET and HEAD), with their sniffed type and nosniff.
+export const handler = define.handlers((ctx) => serveMedia(ctx.req));

@@ -1,6 +1,11 @@
 import { cmsSaveRoute } from "@inplace/cms/fresh";
-import { allowlist, authorize, store } from "../../../cms.ts";
+import { authorize, content, store } from "../../../cms.ts";
 import type { State } from "../../../utils.ts";
 
-// PATCH (what the client sends) and POST; Fresh answers other methods 405.
-export const handler = cmsSaveRoute<State>({ authorize, allowlist, store });
+// One catch-all handler: PATCH (what the client sends) and POST save; every
+// other method gets 405 with `Allow: PATCH, POST`.
+export const handler = cmsSaveRoute<State>({
+  authorize,
+  allowlist: content,
+  store,
+});

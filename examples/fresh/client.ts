@@ -1,0 +1,2 @@
+// Import CSS files here for hot module reloading to work.
+import "./assets/styles.css";
