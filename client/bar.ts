@@ -1,20 +1,38 @@
 /**
  * The edit bar: live-status dot with an `aria-live` text, the editor's name,
- * Save, Settings and Done, a notice line and the conflict dialog. It lives in
- * a shadow root so host CSS and ours never meet.
+ * its actions (Save, Settings, Done, and whatever the session adds), a
+ * notice line and the conflict dialog (a lazy chunk). It lives in a shadow root so host
+ * CSS and ours never meet. While mounted it reserves its own height at the
+ * end of the page (padding on `<html>`), so it never covers the page's last
+ * lines; on a narrow screen it spans the width and wraps.
  *
  * @module
  */
 
 import type { Kit } from "./dom.ts";
 import type { IconName } from "./icons.ts";
-import { askConflict, type ConflictChoice } from "./conflict.ts";
+import type { ConflictChoice } from "./conflict.ts";
+import { t } from "./labels.ts";
 
 /** Live-status dot states. */
 export type BarState = "clean" | "unsaved" | "saving" | "error" | "offline";
 
 /** What the editor chose in the conflict dialog. */
 export type { ConflictChoice } from "./conflict.ts";
+
+/** One button of the edit bar. */
+export interface BarAction {
+  /** Visible text, also the accessible name. */
+  label: string;
+  run(): void;
+  icon?: IconName;
+  /** The highlighted main action. */
+  primary?: boolean;
+  /** Tooltip, e.g. the shortcut. */
+  hint?: string;
+  /** `aria-keyshortcuts`, e.g. `"Control+S Meta+S"`. */
+  keys?: string;
+}
 
 /** The mounted edit bar. */
 export interface EditBar {
@@ -28,70 +46,82 @@ export interface EditBar {
     mine: string,
     stored: string,
   ): Promise<ConflictChoice>;
-  /** Removes the bar from the page. */
+  /** Adds an action button (before Done); returns its remover. */
+  add(action: BarAction): () => void;
+  /** Removes the bar and gives the page its space back. */
   destroy(): void;
 }
 
 // The edit bar and the conflict dialog (both in the bar's shadow root).
 const CSS = `:host{all:initial!important}
-.b{position:fixed;z-index:2147483000;right:16px;bottom:16px}
+.b{position:fixed;z-index:2147483000;right:16px;bottom:16px;max-width:calc(100vw - 32px);box-sizing:border-box}
 .b,dialog{font:13px/1.3 system-ui,sans-serif;color:#f6f8fa;background:#222;border:0;border-radius:12px;padding:6px}
-.r,.n,.s{display:flex;align-items:center;gap:6px;white-space:nowrap}
-.s{padding:0 8px;max-width:28em;overflow:hidden}
+.r,.n,.s{display:flex;align-items:center;gap:6px}
+.r,.n{flex-wrap:wrap;justify-content:flex-end}
+.s{flex:1 1 auto;min-width:0;padding:0 8px;max-width:28em}
 .d{flex:none;width:10px;height:10px;border-radius:50%;background:#3b5}
 [data-state=unsaved] .d{background:#d92}
 [data-state=saving] .d{background:#58f}
 [data-state=error] .d{background:#f55}
 [data-state=offline] .d{background:#888}
-.e{color:#999}
+.e{color:#bbb}
 [hidden]{display:none}
-button{all:unset;display:flex;gap:6px;padding:6px 10px;border-radius:8px;background:#444;cursor:pointer}
+button{all:unset;display:flex;gap:6px;padding:6px 10px;border-radius:8px;background:#444;cursor:pointer;white-space:nowrap}
 button:hover,button:focus-visible{outline:2px solid #58f}
 .p{background:#16e}
-.v{display:flex;gap:12px}
-pre{background:#000;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;max-height:40vh;overflow:auto}`;
+.v{display:flex;flex-wrap:wrap;gap:12px}
+dialog{max-width:calc(100vw - 48px)}
+pre{background:#000;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;max-height:40vh;overflow:auto}
+@media(max-width:480px){.b{left:8px;right:8px;bottom:8px;max-width:none}}
+@media(pointer:coarse){button{padding:10px 12px}}
+@media(forced-colors:active){.b,dialog,button{border:1px solid}.d{forced-color-adjust:none}}`;
 
 /** Mounts the edit bar at the end of `document.body`. */
 export function createBar(
   { h, isolate, Icon }: Kit,
   editor: string,
-  actions: { save(): void; settings(): void; done(): void },
+  actions: BarAction[],
 ): EditBar {
-  const button = (
-    label: string,
-    run: () => void,
-    primary?: boolean,
-    icon?: IconName,
-  ) => {
+  const button = (a: BarAction) => {
     // A button in a shadow root belongs to no form: no `type` needed.
-    const b = h("button", {}, label);
-    if (primary) b.className = "p";
-    if (icon) b.prepend(Icon(icon));
-    b.onclick = run;
+    const b = h("button", {}, a.label);
+    if (a.primary) b.className = "p";
+    if (a.icon) b.prepend(Icon(a.icon));
+    if (a.hint) b.title = a.hint;
+    if (a.keys) b.setAttribute("aria-keyshortcuts", a.keys);
+    b.onclick = a.run;
     return b;
   };
   const { host, root } = isolate("cms-edit-bar", CSS);
   const text = h("span", { role: "status", "aria-live": "polite" });
   const notice = h("div", { class: "n", role: "status", hidden: "" });
-  const save = button("Save", actions.save, true, "save");
-  save.title = "Save (Ctrl+S)";
-  save.setAttribute("aria-keyshortcuts", "Control+S Meta+S");
+  const row = h(
+    "div",
+    { class: "r" },
+    h("span", { class: "s" }, h("span", { class: "d" }), text),
+    h("span", { class: "e" }, editor),
+    ...actions.map(button),
+  );
   const bar = h(
     "div",
-    { class: "b", role: "region", "aria-label": "Edit bar" },
+    { class: "b", role: "region", "aria-label": t("bar") },
     notice,
-    h(
-      "div",
-      { class: "r" },
-      h("span", { class: "s" }, h("span", { class: "d" }), text),
-      h("span", { class: "e" }, editor),
-      save,
-      button("Settings", actions.settings, false, "settings"),
-      button("Done", actions.done, false, "done"),
-    ),
+    row,
   );
   root.append(bar);
   document.body.append(host);
+
+  // Reserve the bar's height (and its offset) below the page's content.
+  const html = document.documentElement.style;
+  const before = html.paddingBottom;
+  const own = parseFloat(
+    getComputedStyle(document.documentElement)
+      .paddingBottom,
+  ) || 0;
+  const resized = new ResizeObserver(() => {
+    html.paddingBottom = `${own + bar.offsetHeight + 24}px`;
+  });
+  resized.observe(bar);
 
   let queue = Promise.resolve<ConflictChoice>("cancel");
   return {
@@ -103,18 +133,38 @@ export function createBar(
       const hide = () => notice.hidden = true;
       notice.replaceChildren(
         message,
-        button("Discard", () => {
-          hide();
-          discard();
+        button({
+          label: t("discard"),
+          run() {
+            hide();
+            discard();
+          },
         }),
-        button("OK", hide),
+        button({ label: t("ok"), run: hide }),
       );
       notice.hidden = false;
     },
+    // The dialog is a lazy chunk: conflicts are rare.
     conflict: (field, mine, stored) =>
-      queue = queue.then(() =>
-        askConflict(h, root, field, mine, stored, button)
+      queue = queue.then(async () =>
+        (await import("./conflict.ts")).askConflict(
+          h,
+          root,
+          field,
+          mine,
+          stored,
+          button,
+        )
       ),
-    destroy: () => host.remove(),
+    add(action) {
+      const b = button(action);
+      row.lastElementChild!.before(b);
+      return () => b.remove();
+    },
+    destroy() {
+      resized.disconnect();
+      html.paddingBottom = before;
+      host.remove();
+    },
   };
 }

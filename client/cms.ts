@@ -1,23 +1,36 @@
 /**
- * The in-place editing session started by `mountCms()`: fields, dirty
- * tracking, drafts, saving and the edit bar.
+ * The in-place editing session started by `mountCms()`: it wires the page
+ * (regions, the edit bar, keys, online/offline) to the {@linkcode Model},
+ * which holds every rule about values, drafts, saving, conflicts and retry.
  *
  * @module
  */
 
-import { type BarState, createBar } from "./bar.ts";
+import { type BarAction, type BarState, createBar } from "./bar.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
-import { clearDraft, readDrafts, writeDraft } from "./drafts.ts";
+import {
+  type Labels,
+  type Language,
+  relative,
+  t,
+  useLabels,
+} from "./labels.ts";
 import { findMarkers, type Marker } from "./markers.ts";
+import { createModel, type Field } from "./model.ts";
 import { makePlain, plainEvents } from "./regions.ts";
 import type { RichTextController } from "./rich.ts";
 import { saveField } from "./save.ts";
 
-/** Options of `mountCms`: page config overrides, plus the save concurrency. */
+/** Options of `mountCms`: page config overrides, save concurrency, labels. */
 export interface MountOptions extends Partial<CmsConfig> {
   /** Maximum concurrent save requests. Default 6 (the HTTP/1.1 per-host cap of browsers). */
   concurrency?: number;
+  /**
+   * The UI's language: `"en"` (default) or `"de"`, or a partial table whose
+   * entries replace the English ones (see `client/labels.ts`).
+   */
+  labels?: Language | Partial<Labels>;
 }
 
 /** A mounted editing session. */
@@ -32,21 +45,12 @@ export interface CmsHandle {
   unmount(): void;
 }
 
-interface Field extends Marker {
+/** A field of this page: the model's field plus its regions. */
+interface PageField extends Field, Marker {
   els: HTMLElement[];
   /** Rich editors by region index (rich fields only). */
   editors?: RichTextController[];
-  /** The stored value the edits are compared against. */
-  base: string;
-  value: string;
-  /** Set while saving, or after a failed save (with `reason`). Else the
-   * field is dirty or clean: `value` against `base`. */
-  state?: "saving" | "error";
-  reason?: string;
 }
-
-/** "1 unsaved change", "2 unsaved changes". */
-const changes = (n: number) => `${n} unsaved change${n > 1 ? "s" : ""}`;
 
 /** Dispatches a `cms:*` event on `document`. */
 function emit(name: string, detail: unknown): void {
@@ -68,31 +72,56 @@ function markRegion(el: HTMLElement, state?: string): void {
 
 /**
  * Starts editing the page's markers (this chunk is loaded by `mountCms` only
- * when the page has a marker). Returns `null` when no marker is valid.
+ * when the page has a marker). `table` is the shipped table that
+ * `options.labels` named, loaded by the entry. Returns `null` when no marker
+ * is valid.
  */
-export function mount(kit: Kit, options: MountOptions): CmsHandle | null {
+export function mount(
+  kit: Kit,
+  options: MountOptions,
+  table?: Labels,
+): CmsHandle | null {
   const found = findMarkers();
   if (!found.length) return null;
   const { listen, sheet } = kit;
+  useLabels(
+    table ?? (typeof options.labels === "object" ? options.labels : {}),
+  );
   const cfg = readConfig(options);
-  const fields = new Map<string, Field>();
+
+  // One field per address; its regions in page order.
+  const byId = new Map<string, PageField>();
+  const values: string[] = [];
   for (const marker of found) {
     const el = marker.el;
-    const f = fields.get(marker.id);
+    const f = byId.get(marker.id);
     if (!f) {
       // The marker becomes the field (no copy: mount is on the hot path).
-      const field = marker as Field;
+      const field = marker as PageField;
       field.els = [el];
-      field.base = field.value = marker.rich
-        ? el.innerHTML.trim()
-        : el.textContent ?? "";
-      fields.set(marker.id, field);
+      byId.set(marker.id, field);
+      values.push(marker.rich ? el.innerHTML.trim() : el.textContent ?? "");
     } else if (f.rich !== marker.rich) {
       console.warn("cms: duplicate marker of another kind", el);
     } else f.els.push(el);
   }
-  const list = [...fields.values()];
-  const dirtyFields = () => list.filter((f) => f.value !== f.base);
+  const list = [...byId.values()];
+
+  const model = createModel(list, values, {
+    async send(body) {
+      const r = await saveField(cfg.save, body);
+      if (!r.status) {
+        r.text = t(navigator.onLine ? "unreachable" : "offlineReason");
+      }
+      return r;
+    },
+    drafts: kit.drafts(),
+    concurrency: options.concurrency,
+    emit,
+    onChange: (f) => paint(f as PageField),
+    onConflict: (f) => void ask(f as PageField),
+  });
+
   const marks = sheet(MARKS);
   const adopted = () => document.adoptedStyleSheets;
   const cleanups: (() => void)[] = [
@@ -102,134 +131,93 @@ export function mount(kit: Kit, options: MountOptions): CmsHandle | null {
   let unguard: (() => void) | undefined;
   const guard = (e: Event) => e.preventDefault();
 
-  const changed = (f: Field, value: string, from = -1) => {
-    const wasDirty = f.value !== f.base;
-    f.value = value;
+  const actions: BarAction[] = [
+    {
+      label: t("save"),
+      run: () => void model.save(),
+      icon: "save",
+      primary: true,
+      hint: t("saveHint"),
+      keys: "Control+S Meta+S",
+    },
+    {
+      label: t("settings"),
+      run: () => emit("cms:open-drawer", { editor: cfg.editor }),
+      icon: "settings",
+    },
+    { label: t("done"), run: done, icon: "done" },
+  ];
+  const bar = createBar(kit, cfg.editor, actions);
+
+  /** Shows `f`'s value, version and state in each of its regions. */
+  function paint(f: PageField) {
+    const { value, version } = f;
     f.els.forEach((el, i) => {
       const editor = f.editors?.[i];
-      if (i === from) return;
       if (!f.rich) {
         if (el.textContent !== value) el.textContent = value;
       } else if (editor && editor.value !== value) editor.value = value;
+      if (version && el.dataset.cmsVersion !== version) {
+        el.dataset.cmsVersion = version;
+      }
     });
-    const dirty = value !== f.base;
-    // Back to the stored value clears an error; an edit keeps it.
-    if (!dirty && f.state !== "saving") f.state = undefined;
-    writeDraft(f);
-    if (dirty !== wasDirty) emit("cms:dirty", { field: f.id, value, dirty });
-    render(f);
-  };
+    const mark = f.saving
+      ? "saving"
+      : f.error
+      ? "error"
+      : value !== f.base
+      ? "dirty"
+      : "clean";
+    // The marks stylesheet is adopted at the first mark, not at mount: a
+    // document stylesheet makes the page recompute every style.
+    if (!adopted().includes(marks)) {
+      document.adoptedStyleSheets = [...adopted(), marks];
+    }
+    f.els.forEach((el) => markRegion(el, mark));
+    render();
+  }
 
-  const bar = createBar(kit, cfg.editor, {
-    save: () => void save(),
-    settings: () => emit("cms:open-drawer", { editor: cfg.editor }),
-    done,
-  });
-
-  /** Updates the bar, and the marks of `f`'s regions when given. */
-  function render(f?: Field) {
-    const dirty = dirtyFields().length;
-    const failed = list.find((f) => f.state === "error");
+  // The bar shows the whole session: rendered once per task, however many
+  // fields changed in it (a save of 50 fields is not 50 renders).
+  let queued = false;
+  function render() {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      if (alive) renderBar();
+    });
+  }
+  function renderBar() {
+    const { dirty, saving, failed } = model.status();
+    const e = failed?.error;
+    const reason = e?.status === 409 ? t("changedElsewhere") : e?.reason ?? "";
     const [state, text]: [BarState, string] = !navigator.onLine
-      ? ["offline", "Offline: changes are kept here"]
-      : list.some((f) => f.state === "saving")
-      ? ["saving", "Saving…"]
+      ? ["offline", t("offline")]
+      : saving
+      ? ["saving", t("saving")]
+      : failed?.retryAt
+      ? ["error", t("retrying", { reason, when: relative(failed.retryAt) })]
       : failed
-      ? ["error", `Not saved: ${failed.reason}`]
+      ? ["error", t("notSaved", { reason })]
       : dirty
-      ? ["unsaved", changes(dirty)]
-      : ["clean", "All changes saved"];
+      ? ["unsaved", t("unsaved", { n: dirty })]
+      : ["clean", t("clean")];
     bar.status(state, text);
     // The unload guard exists only while something is dirty (bfcache stays
     // usable, and registering it is not free).
     if (dirty) unguard ??= listen(window, "beforeunload", guard);
     else if (unguard) unguard = void unguard();
-    const mark = f && (f.state ?? (f.value !== f.base ? "dirty" : "clean"));
-    // The marks stylesheet is adopted at the first mark, not at mount: a
-    // document stylesheet makes the page recompute every style.
-    if (mark && !adopted().includes(marks)) {
-      document.adoptedStyleSheets = [...adopted(), marks];
-    }
-    f?.els.forEach((el) => markRegion(el, mark));
   }
 
-  async function saveOne(f: Field): Promise<void> {
-    const { id, collection, key, field, version, value } = f;
-    f.state = "saving";
-    render(f);
-    const r = await saveField(cfg.save, {
-      collection,
-      key,
-      field,
-      value,
-      version,
-    });
-    if (!alive) return;
-    let conflict: { value?: unknown; version?: string } | undefined;
-    try {
-      if (r.status === 409) conflict = JSON.parse(r.text);
-    } catch { /* not the conflict JSON: a plain error */ }
-    f.state = "error";
-    if (r.status >= 200 && r.status < 300) {
-      rebase(f, value, version && r.version);
-      f.state = undefined;
-      writeDraft(f);
-      emit("cms:saved", { field: id, value, version: r.version });
-    } else if (conflict) {
-      const stored = typeof conflict.value === "string" ? conflict.value : "";
-      f.reason = "changed elsewhere";
-      emit("cms:conflict", {
-        field: id,
-        value: f.value,
-        stored,
-        version: conflict.version,
-      });
-      void resolve(f, stored, conflict.version);
-    } else {
-      f.reason = r.text.trim().slice(0, 200) || `HTTP ${r.status}`;
-      emit("cms:error", {
-        field: id,
-        value,
-        status: r.status,
-        reason: f.reason,
-      });
-    }
-    render(f);
-  }
-
-  /** The stored value is now `base` (at `version`): move the draft along. */
-  function rebase(f: Field, base: string, version?: string) {
-    clearDraft(f);
-    f.base = base;
-    if (version) {
-      f.version = version;
-      for (const el of f.els) el.dataset.cmsVersion = version;
-    }
-  }
-
-  async function resolve(f: Field, stored: string, version?: string) {
-    const choice = await bar.conflict(f.id, f.value, stored);
-    if (!alive || choice === "cancel") return;
-    rebase(f, stored, version);
-    if (choice === "mine") {
-      changed(f, f.value);
-      await saveOne(f);
-    } else changed(f, stored);
-  }
-
-  /** Saves the changed fields, at most `concurrency` requests at a time. */
-  async function save() {
-    const todo = dirtyFields().filter((f) => f.state !== "saving");
-    const worker = async () => {
-      for (let f; (f = todo.shift());) await saveOne(f);
-    };
-    await Promise.all(Array.from({ length: options.concurrency ?? 6 }, worker));
+  async function ask(f: PageField) {
+    const choice = await bar.conflict(f.id, f.value, f.conflict!.stored);
+    if (alive) await model.resolve(f.id, choice);
   }
 
   function done() {
-    const dirty = dirtyFields();
-    if (dirty.length && !confirm("Discard your unsaved changes?")) return;
-    dirty.forEach(clearDraft);
+    if (model.status().dirty && !confirm(t("confirmDiscard"))) return;
+    model.dropDrafts();
     unmount();
     location.assign(cfg.exit);
   }
@@ -237,6 +225,7 @@ export function mount(kit: Kit, options: MountOptions): CmsHandle | null {
   function unmount() {
     if (!alive) return;
     alive = false;
+    model.destroy();
     unguard?.();
     for (const fn of cleanups.splice(0).reverse()) fn();
     for (const f of list) {
@@ -247,8 +236,8 @@ export function mount(kit: Kit, options: MountOptions): CmsHandle | null {
   }
 
   // Regions: one set of delegated listeners for all plain regions.
-  const rich: [Field, number][] = [];
-  const where = new Map<Element, Field>();
+  const rich: [PageField, number][] = [];
+  const where = new Map<Element, PageField>();
   /** The region an event target belongs to (targets may be inner elements). */
   const regionOf = (target: EventTarget | null) => {
     const el = (target as Element | null)?.closest?.("[data-cms-field]");
@@ -268,23 +257,22 @@ export function mount(kit: Kit, options: MountOptions): CmsHandle | null {
         const el = regionOf(target);
         return el && !where.get(el)!.rich ? el : undefined;
       },
-      (el) => {
-        const f = where.get(el)!;
-        changed(f, el.textContent ?? "", f.els.indexOf(el));
-      },
+      (el) => model.edit(where.get(el)!.id, el.textContent ?? ""),
     ),
     listen<KeyboardEvent>(document, "keydown", (k) => {
       const el = regionOf(k.target);
       if ((k.ctrlKey || k.metaKey) && k.key.toLowerCase() === "s") {
         k.preventDefault();
-        void save();
-      } else if (k.key === "Escape" && el) {
-        const f = where.get(el)!;
-        changed(f, f.base);
+        void model.save();
+      } else if (k.key === "Escape" && el && !k.isComposing) {
+        model.revert(where.get(el)!.id);
       }
     }, true),
-    listen(window, "online", () => render()),
-    listen(window, "offline", () => render()),
+    listen(window, "online", () => {
+      render();
+      model.retryNow();
+    }),
+    listen(window, "offline", render),
   );
 
   const ready = (async () => {
@@ -295,30 +283,21 @@ export function mount(kit: Kit, options: MountOptions): CmsHandle | null {
         (f.editors ??= [])[i] = attachRich(kit, f.els[i], {
           media: cfg.media,
           label: f.field,
-          onChange: (value) => changed(f, value, i),
+          onChange: (value) => model.edit(f.id, value),
           onError: (status, reason) =>
             emit("cms:error", { field: f.id, status, reason, upload: true }),
         });
       }
     }
-    restoreDrafts();
-  })();
-
-  function restoreDrafts() {
-    const drafts = readDrafts();
-    const restored = drafts && list.filter((f) => {
-      const draft = drafts(f);
-      if (draft !== undefined) changed(f, draft);
-      return draft !== undefined;
-    });
-    if (restored?.[0]) {
+    const restored = model.restoreDrafts();
+    if (restored[0]) {
       bar.notice(
-        `Restored ${changes(restored.length)}.`,
-        () => restored.forEach((f) => changed(f, f.base)),
+        t("restored", { n: restored.length }),
+        () => restored.forEach((f) => model.revert(f.id)),
       );
     }
-  }
+  })();
 
-  render();
-  return { fields: list.length, ready, save, unmount };
+  renderBar();
+  return { fields: list.length, ready, save: () => model.save(), unmount };
 }

@@ -6,6 +6,8 @@
  */
 
 import type { Kit } from "./dom.ts";
+import type { BarAction } from "./bar.ts";
+import { t } from "./labels.ts";
 
 /** What the editor chose in the conflict dialog. */
 export type ConflictChoice = "mine" | "stored" | "cancel";
@@ -17,14 +19,16 @@ export function askConflict(
   field: string,
   mine: string,
   stored: string,
-  button: (label: string, run: () => void, primary?: boolean) => HTMLElement,
+  button: (action: BarAction) => HTMLElement,
 ): Promise<ConflictChoice> {
   return new Promise((resolve) => {
-    const title = `“${field}” was changed elsewhere`;
+    const title = t("conflict", { field });
     const choose = (choice: ConflictChoice) => {
       dialog.remove();
       resolve(choice);
     };
+    const side = (name: string, value: string) =>
+      h("section", {}, h("h3", {}, name), h("pre", {}, value));
     const dialog = h(
       "dialog",
       { "aria-label": title },
@@ -32,14 +36,18 @@ export function askConflict(
       h(
         "div",
         { class: "v" },
-        h("section", {}, h("h3", {}, "Yours"), h("pre", {}, mine)),
-        h("section", {}, h("h3", {}, "Stored"), h("pre", {}, stored)),
+        side(t("yours"), mine),
+        side(t("stored"), stored),
       ),
       h(
         "div",
         { class: "r" },
-        button("Keep mine", () => choose("mine"), true),
-        button("Use stored", () => choose("stored")),
+        button({
+          label: t("keepMine"),
+          run: () => choose("mine"),
+          primary: true,
+        }),
+        button({ label: t("useStored"), run: () => choose("stored") }),
       ),
     );
     dialog.oncancel = () => choose("cancel");

@@ -10,6 +10,7 @@
  */
 
 import type { Icon } from "./icons.ts";
+import type { localDrafts } from "./drafts.ts";
 
 /** The helpers the lazy chunks (session, rich text editor) get from the entry. */
 export interface Kit {
@@ -18,7 +19,10 @@ export interface Kit {
   sheet: typeof sheet;
   listen: typeof listen;
   editable: typeof editable;
+  onEdit: typeof onEdit;
   Icon: typeof Icon;
+  /** The draft store (in the entry, which also clears drafts at logout). */
+  drafts: typeof localDrafts;
 }
 
 const sheets = new Map<string, CSSStyleSheet>();
@@ -84,4 +88,29 @@ export function listen<E extends Event = Event>(
 ): () => void {
   target.addEventListener(type, fn as EventListener, capture);
   return () => target.removeEventListener(type, fn as EventListener, capture);
+}
+
+/**
+ * Calls `fn` after each edit in `target` (or below it) that is not part of
+ * an IME composition (Chinese, Japanese, Korean input, dead keys): on
+ * `input` outside a composition, and once at `compositionend`. Nothing
+ * runs between `compositionstart` and `compositionend`, so no dirty flag,
+ * draft or save sees a half-composed word. Returns the remover.
+ */
+export function onEdit(
+  target: EventTarget,
+  fn: (e: Event) => void,
+): () => void {
+  let composing = false;
+  const offs = [
+    listen(target, "compositionstart", () => composing = true),
+    listen(target, "compositionend", (e) => {
+      composing = false;
+      fn(e);
+    }),
+    listen<InputEvent>(target, "input", (e) => {
+      if (!composing && !e.isComposing) fn(e);
+    }),
+  ];
+  return () => offs.forEach((off) => off());
 }

@@ -6,55 +6,84 @@
  * @module
  */
 
+import type { DraftStore } from "./model.ts";
+
 const PREFIX = "cms-draft:";
 
-/** A field as far as drafts are concerned. */
-export interface DraftField {
-  id: string;
-  version?: string;
-  /** The stored value the draft was made from. */
-  base: string;
-  value: string;
-}
+/** The part of the Web Storage API that drafts use. */
+export type DraftStorage = Pick<
+  Storage,
+  "getItem" | "setItem" | "removeItem" | "key" | "length"
+>;
 
-function storage<T>(fn: (s: Storage) => T): T | undefined {
+type Source = () => DraftStorage;
+
+function use<T>(source: Source, fn: (s: DraftStorage) => T): T | undefined {
   try {
-    return fn(localStorage);
+    return fn(source());
   } catch { /* storage unavailable or corrupt */ }
 }
 
 const keyOf = (f: { id: string; version?: string }) =>
   `${PREFIX}${f.id}:${f.version ?? ""}`;
 
-/**
- * Returns the lookup of a field's draft, or `undefined` when no draft is
- * stored at all (one pass over the storage keys). A draft only counts when
- * it was made from the same stored value (`base`), so an unversioned field
- * never resurrects a stale draft.
- */
-export function readDrafts():
-  | ((f: DraftField) => string | undefined)
-  | undefined {
-  if (storage((s) => Object.keys(s).some((k) => k.startsWith(PREFIX)))) {
-    return (f) =>
-      storage((s) => {
-        const d = JSON.parse(s.getItem(keyOf(f))!);
-        const ok = d?.base === f.base && typeof d.value === "string";
-        if (ok && d.value !== f.base) return d.value;
-      });
+/** The keys of every draft in `s`. */
+function draftKeys(s: DraftStorage): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const k = s.key(i);
+    if (k?.startsWith(PREFIX)) keys.push(k);
   }
+  return keys;
 }
 
-/** Stores the field's value as a draft, or removes the draft when clean. */
-export function writeDraft(f: DraftField): void {
-  storage((s) =>
-    f.value === f.base
-      ? s.removeItem(keyOf(f))
-      : s.setItem(keyOf(f), JSON.stringify({ base: f.base, value: f.value }))
-  );
+/**
+ * The draft store of the editing session, on `localStorage` (or the storage
+ * `source` returns). A draft only counts when it was made from the same
+ * stored value (`base`), so an unversioned field never resurrects a stale
+ * draft.
+ *
+ * @example
+ * ```ts ignore
+ * const drafts = localDrafts();
+ * const lookup = drafts.read(); // undefined when no draft is stored
+ * ```
+ */
+export function localDrafts(source: Source = () => localStorage): DraftStore {
+  return {
+    read() {
+      if (!use(source, (s) => draftKeys(s).length)) return;
+      return (f) =>
+        use(source, (s) => {
+          const d = JSON.parse(s.getItem(keyOf(f))!);
+          const ok = d?.base === f.base && typeof d.value === "string";
+          if (ok && d.value !== f.base) return d.value as string;
+        });
+    },
+    write: (f) =>
+      use(
+        source,
+        (s) =>
+          f.value === f.base ? s.removeItem(keyOf(f)) : s.setItem(
+            keyOf(f),
+            JSON.stringify({ base: f.base, value: f.value }),
+          ),
+      ),
+    clear: (f) => use(source, (s) => s.removeItem(keyOf(f))),
+  };
 }
 
-/** Removes the field's draft. */
-export function clearDraft(f: { id: string; version?: string }): void {
-  storage((s) => s.removeItem(keyOf(f)));
+/**
+ * Removes every local draft of this browser (all fields, all pages of the
+ * origin). Call it when the editor logs out, so unsaved text does not come
+ * back at the next sign-in on this browser.
+ *
+ * @example
+ * ```ts ignore
+ * import { clearDrafts } from "@inplace/cms/client";
+ * logoutForm.addEventListener("submit", () => clearDrafts());
+ * ```
+ */
+export function clearDrafts(source: Source = () => localStorage): void {
+  use(source, (s) => draftKeys(s).forEach((k) => s.removeItem(k)));
 }

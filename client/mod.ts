@@ -28,20 +28,40 @@
  */
 
 import type { RichTextController, RichTextOptions } from "./rich.ts";
-import { editable, h, isolate, type Kit, listen, sheet } from "./dom.ts";
+import {
+  editable,
+  h,
+  isolate,
+  type Kit,
+  listen,
+  onEdit,
+  sheet,
+} from "./dom.ts";
 import { Icon } from "./icons.ts";
 
 export { Icon };
+import { localDrafts } from "./drafts.ts";
+export { clearDrafts } from "./drafts.ts";
 export type { IconName } from "./icons.ts";
 export type { CmsHandle, MountOptions } from "./cms.ts";
 export type { CmsConfig } from "./config.ts";
+export type { Labels, Language } from "./labels.ts";
 export type { RichTextController, RichTextOptions } from "./rich.ts";
 import type { CmsHandle, MountOptions } from "./cms.ts";
 
 let current: CmsHandle | undefined;
 let loaded: typeof import("./cms.ts") | undefined;
 
-const kit: Kit = { h, isolate, sheet, listen, editable, Icon };
+const kit: Kit = {
+  h,
+  isolate,
+  sheet,
+  listen,
+  editable,
+  onEdit,
+  Icon,
+  drafts: localDrafts,
+};
 
 const NOTHING: CmsHandle = {
   fields: 0,
@@ -58,6 +78,8 @@ const NOTHING: CmsHandle = {
  *
  * Config comes from `<script type="application/json" id="cms-config">`
  * (`{"save","media","editor","exit"}`, all optional); `options` override it.
+ * `options.labels` picks the UI's language (`"de"` loads the German chunk)
+ * or replaces single English labels.
  *
  * @example
  * ```ts ignore
@@ -92,16 +114,22 @@ export function mountCms(options: MountOptions = {}): CmsHandle {
       forget();
     },
   };
-  const start = (m: typeof import("./cms.ts")) => {
+  const start = (
+    m: typeof import("./cms.ts"),
+    table?: import("./labels.ts").Labels,
+  ) => {
     loaded = m;
-    if (!stopped) session = m.mount(kit, options);
+    if (!stopped) session = m.mount(kit, options, table);
     if (!session) forget();
     return session?.ready;
   };
   // Once loaded, later mounts (after an unmount) start synchronously.
-  handle.ready = loaded
+  handle.ready = options.labels === "de"
+    ? Promise.all([loaded ?? import("./cms.ts"), import("./labels_de.ts")])
+      .then(([m, t]) => start(m, t.de))
+    : loaded
     ? Promise.resolve(start(loaded))
-    : import("./cms.ts").then(start);
+    : import("./cms.ts").then((m) => start(m));
   return current = handle;
 }
 

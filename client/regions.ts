@@ -25,13 +25,14 @@ export function makePlain({ editable }: Kit, el: HTMLElement): () => void {
 }
 
 /**
- * Single-line, plain-text behaviour for every plain region, through four
+ * Single-line, plain-text behaviour for every plain region, through
  * listeners on `document` (one set, however many regions). `region` maps an
- * event target to its plain region, if any; `onInput` runs after each edit.
- * Returns the functions removing the listeners.
+ * event target to its plain region, if any; `onInput` runs after each edit,
+ * never in the middle of an IME composition (see `onEdit`). Returns the
+ * functions removing the listeners.
  */
 export function plainEvents(
-  { listen }: Kit,
+  { listen, onEdit }: Kit,
   region: (target: EventTarget | null) => HTMLElement | undefined,
   onInput: (el: HTMLElement) => void,
 ): (() => void)[] {
@@ -47,24 +48,30 @@ export function plainEvents(
     },
     paste(e) {
       // Inserted as plain text on one line (keeping the undo stack); where
-      // the command fails, the native paste runs and `input` cleans up.
+      // the command fails, the native paste runs and the edit cleans up.
       const data = (e as ClipboardEvent).clipboardData;
       const text = oneLine(data?.getData("text/plain") ?? "");
       if (document.execCommand("insertText", false, text)) e.preventDefault();
     },
-    input(_, el) {
-      // Fallback engines may still sneak in markup or line breaks.
-      const text = el.textContent ?? "";
-      if (el.childElementCount || /[\r\n]/.test(text)) {
-        el.textContent = oneLine(text);
-      }
-      onInput(el);
-    },
   };
-  return Object.keys(handlers).map((type) =>
-    listen(document, type, (e) => {
+  const edited = (el: HTMLElement) => {
+    // Fallback engines may still sneak in markup or line breaks.
+    const text = el.textContent ?? "";
+    if (el.childElementCount || /[\r\n]/.test(text)) {
+      el.textContent = oneLine(text);
+    }
+    onInput(el);
+  };
+  return [
+    ...Object.keys(handlers).map((type) =>
+      listen(document, type, (e) => {
+        const el = region(e.target);
+        if (el) handlers[type](e, el);
+      })
+    ),
+    onEdit(document, (e) => {
       const el = region(e.target);
-      if (el) handlers[type](e, el);
-    })
-  );
+      if (el) edited(el);
+    }),
+  ];
 }

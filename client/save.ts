@@ -1,29 +1,23 @@
 /**
- * One save request per field.
+ * One save request per field, over `fetch`.
  *
  * @module
  */
 
-/** The JSON body of a save request. */
-export interface SaveBody {
-  collection: string;
-  key: string;
-  field: string;
-  value: string;
-  version?: string;
-}
+import { type SaveBody, VERSION_HEADER } from "../core/wire.ts";
+import type { SaveAnswer } from "./model.ts";
 
-/** What the save endpoint answered. */
-export interface SaveAnswer {
-  /** HTTP status; 0 when the request got no answer. */
-  status: number;
-  /** The body (a short reason, or the 409 JSON), or why there was no answer. */
-  text: string;
-  /** The `CMS-Version` header, if any. */
-  version?: string;
-}
-
-/** Sends one `PATCH` to the save endpoint. Never rejects. */
+/**
+ * Sends one `PATCH` to the save endpoint at `url`. Never rejects: no answer
+ * (network error, offline) is status 0 with an empty text.
+ *
+ * @example
+ * ```ts ignore
+ * const answer = await saveField("/api/cms/save", {
+ *   collection: "pages", key: "home", field: "title", value: "Hi",
+ * });
+ * ```
+ */
 export async function saveField(
   url: string,
   body: SaveBody,
@@ -34,15 +28,14 @@ export async function saveField(
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
+    const h = (name: string) => res.headers.get(name) ?? undefined;
     return {
       status: res.status,
-      text: await res.text(),
-      version: res.headers.get("cms-version") ?? undefined,
+      text: res.status === 204 ? "" : await res.text(),
+      version: h(VERSION_HEADER),
+      retryAfter: h("retry-after"),
     };
   } catch {
-    return {
-      status: 0,
-      text: navigator.onLine ? "server unreachable" : "offline",
-    };
+    return { status: 0, text: "" };
   }
 }

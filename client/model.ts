@@ -1,0 +1,426 @@
+/**
+ * The editing session's model, apart from the DOM: fields (stored value,
+ * current value, version), dirty state, drafts, saving with a concurrency
+ * limit, conflicts and automatic retry. It talks to the world only through
+ * what it is given (`send`, a draft store, a clock, `emit`), so tests drive
+ * it without a browser; `cms.ts` wires the page to it.
+ *
+ * Retry: a save answered 0 (no answer), 429, 502, 503 or 504 keeps the
+ * field dirty and is sent again after `Retry-After` when the server gave
+ * one, else after a jittered exponential backoff (1 s, 2 s, 4 s… capped at
+ * 30 s), at most 6 attempts in all. Any other answer is final until the
+ * editor saves again.
+ *
+ * @module
+ */
+
+import type { SaveBody } from "../core/wire.ts";
+
+/** What a save request got back. */
+export interface SaveAnswer {
+  /** HTTP status; 0 when the request got no answer. */
+  status: number;
+  /** The body (a short reason, or the 409 JSON), or why there was no answer. */
+  text: string;
+  /** The `CMS-Version` header, if any. */
+  version?: string;
+  /** The `Retry-After` header, if any (seconds or an HTTP date). */
+  retryAfter?: string;
+}
+
+/** A field as the page declares it (a parsed marker, or its equivalent). */
+export interface FieldInit {
+  /** The address, `collection:key:field`; identifies the field. */
+  id: string;
+  collection: string;
+  key: string;
+  /** Field name, or `name.N` for a list item. */
+  field: string;
+  /** Whether the value is HTML (a rich field). */
+  rich: boolean;
+  /** The stored value's version, when the page gave one. */
+  version?: string;
+}
+
+/** A field of the session. Read it; change it only through the model. */
+export interface Field extends FieldInit {
+  /** The stored value that edits are compared against. */
+  base: string;
+  /** The current value. Dirty when it differs from `base`. */
+  value: string;
+  /** A request for this field is in flight. */
+  saving: boolean;
+  /** Why the last save failed; cleared by a success or a revert. */
+  error?: { status: number; reason: string };
+  /** When the next automatic attempt goes out (clock time), if one will. */
+  retryAt?: number;
+  /** A 409 waiting for the editor's choice: the value stored now. */
+  conflict?: { stored: string; version?: string };
+}
+
+/** Drafts of unsaved values, kept where they survive a reload. */
+export interface DraftStore {
+  /**
+   * The lookup of drafts, or `undefined` when none are stored. A draft only
+   * counts for the field's current `base` and `version`.
+   */
+  read(): ((f: Field) => string | undefined) | undefined;
+  /** Stores `f.value` as a draft of `f`, or removes it when `f` is clean. */
+  write(f: Field): void;
+  /** Removes the draft of `f` at its current version. */
+  clear(f: Field): void;
+}
+
+/** Time, timers and randomness (injected so tests control them). */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+  /** A number in [0, 1). */
+  random(): number;
+}
+
+/** The `cms:*` events of the session, with their `detail`. */
+export interface ModelEvents {
+  "cms:dirty": { field: string; value: string; dirty: boolean };
+  "cms:saved": { field: string; value: string; version?: string };
+  "cms:error": { field: string; value: string; status: number; reason: string };
+  "cms:conflict": {
+    field: string;
+    value: string;
+    stored: string;
+    version?: string;
+  };
+}
+
+/** Options of {@linkcode Model}. */
+export interface ModelOptions {
+  /** Sends one save request; never rejects (status 0 = no answer). */
+  send(body: SaveBody): Promise<SaveAnswer>;
+  /** Where drafts live. Default: none kept. */
+  drafts?: DraftStore;
+  /** Default: the real clock, `setTimeout` and `Math.random`. */
+  clock?: Clock;
+  /** Maximum requests in flight. Default 6 (browsers' HTTP/1.1 per-host cap). */
+  concurrency?: number;
+  /** Backoff: first delay, cap (ms) and attempts in all. */
+  retry?: { base?: number; max?: number; attempts?: number };
+  /** Receives every `cms:*` event. */
+  emit?<K extends keyof ModelEvents>(type: K, detail: ModelEvents[K]): void;
+  /** Called after a field's state changed (its value, saving, error…). */
+  onChange?(f: Field): void;
+  /** Called once per 409, after `cms:conflict`: ask, then `resolve()`. */
+  onConflict?(f: Field): void;
+}
+
+/** Statuses after which a save is retried automatically. */
+const RETRY = new Set([0, 429, 502, 503, 504]);
+
+/** Milliseconds to wait for a `Retry-After` value, if it is one. */
+export function retryAfterMs(
+  value: string | undefined,
+  now: number,
+): number | undefined {
+  if (!value) return;
+  const s = value.trim();
+  if (/^\d+$/.test(s)) return Number(s) * 1000;
+  const at = Date.parse(s);
+  if (!Number.isNaN(at)) return Math.max(0, at - now);
+}
+
+const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (id) => clearTimeout(id as number),
+  random: Math.random,
+};
+
+/** The summary the edit bar shows. */
+export interface ModelStatus {
+  /** Fields whose value differs from the stored one. */
+  dirty: number;
+  /** Some request is in flight. */
+  saving: boolean;
+  /** The first field whose last save failed, if any. */
+  failed?: Field;
+}
+
+/** The editing session's state machine, made by {@linkcode createModel}. */
+export interface Model {
+  /** Fields in page order (duplicates by `id` once). */
+  readonly fields: Field[];
+  /** The field with address `id`. */
+  get(id: string): Field | undefined;
+  /** The edit bar's summary. */
+  status(): ModelStatus;
+  /**
+   * Sets a field's current value (an edit, a revert, a restored draft).
+   * Keeps the draft in step and emits `cms:dirty` when the field turns
+   * dirty or clean. Back at the stored value, a failure is forgotten.
+   */
+  edit(id: string, value: string): void;
+  /** Back to the stored value. */
+  revert(id: string): void;
+  /** Restores the stored drafts that still apply; returns their fields. */
+  restoreDrafts(): Field[];
+  /** Forgets the drafts of every dirty field (e.g. before leaving). */
+  dropDrafts(): void;
+  /**
+   * Saves every dirty field that is not in flight or waiting for a conflict
+   * choice, now (scheduled retries included, with a fresh attempt budget).
+   * Resolves once the queue has drained.
+   */
+  save(): Promise<void>;
+  /** Sends the scheduled retries now (e.g. when the browser is online again). */
+  retryNow(): void;
+  /**
+   * Settles a pending conflict: keep mine (saved again on top of the stored
+   * version), use the stored value, or cancel (the field stays dirty and
+   * failed; the next save asks again).
+   */
+  resolve(id: string, choice: "mine" | "stored" | "cancel"): Promise<void>;
+  /** Stops: timers cleared, answers still in flight ignored. */
+  destroy(): void;
+}
+
+/**
+ * Starts a session on `init`, whose stored values are `values` (same
+ * order). The `init` objects become the fields (no copy).
+ *
+ * @example
+ * ```ts
+ * import { createModel } from "./model.ts";
+ * const model = createModel(
+ *   [{ id: "pages:home:title", collection: "pages", key: "home", field: "title", rich: false }],
+ *   ["Hello"],
+ *   { send: async () => ({ status: 204, text: "", version: "v2" }) },
+ * );
+ * model.edit("pages:home:title", "Hello!");
+ * await model.save();
+ * model.status().dirty; // 0
+ * ```
+ */
+export function createModel(
+  init: FieldInit[],
+  values: string[],
+  options: ModelOptions,
+): Model {
+  const { drafts, emit, onChange: changed = () => {} } = options;
+  const clock = options.clock ?? realClock;
+  const fields: Field[] = [];
+  const by = new Map<string, Field>();
+  const queue: Field[] = [];
+  const timers = new Map<Field, unknown>();
+  const attempts = new Map<Field, number>();
+  let idle: (() => void)[] = [];
+  let active = 0, alive = true;
+  init.forEach((i, n) => {
+    if (by.has(i.id)) return;
+    const f = i as Field;
+    f.base = f.value = values[n];
+    f.saving = false;
+    fields.push(f);
+    by.set(f.id, f);
+  });
+  const isDirty = (f: Field) => f.value !== f.base;
+
+  function set(f: Field, value: string, was: boolean) {
+    f.value = value;
+    const dirty = isDirty(f);
+    if (!dirty) forget(f);
+    drafts?.write(f);
+    if (dirty !== was) emit?.("cms:dirty", { field: f.id, value, dirty });
+    changed(f);
+  }
+
+  /** Forgets a failure and a scheduled retry. */
+  function forget(f: Field) {
+    if (f.saving) return;
+    f.error = f.retryAt = undefined;
+    unschedule(f);
+    attempts.delete(f);
+  }
+
+  function unschedule(f: Field) {
+    clock.clearTimeout(timers.get(f));
+    timers.delete(f);
+  }
+
+  /** The stored value is now `base` (at `version`): move the draft along. */
+  function rebase(f: Field, base: string, version?: string) {
+    drafts?.clear(f);
+    f.base = base;
+    if (version) f.version = version;
+  }
+
+  /** Queues `list` for sending; resolves once the queue has drained. */
+  function enqueue(list: Field[]): Promise<void> {
+    for (const f of list) {
+      unschedule(f);
+      f.retryAt = undefined;
+      if (!f.saving) {
+        f.saving = true;
+        queue.push(f);
+        changed(f);
+      }
+    }
+    const done = new Promise<void>((r) => idle.push(r));
+    pump();
+    return done;
+  }
+
+  function pump() {
+    while (active < Math.max(1, options.concurrency ?? 6) && queue[0]) {
+      active++;
+      void send(queue.shift()!).finally(() => {
+        active--;
+        pump();
+      });
+    }
+    if (!active && !queue[0]) {
+      for (const r of idle) r();
+      idle = [];
+    }
+  }
+
+  /** `value` is stored (at `version`; an unversioned field stays so). */
+  function saved(f: Field, value: string, version?: string, keep = true) {
+    rebase(f, value, keep ? version : undefined);
+    forget(f);
+    drafts?.write(f);
+    emit?.("cms:saved", { field: f.id, value, version });
+    changed(f);
+  }
+
+  async function send(f: Field): Promise<void> {
+    const { id, collection, key, field, version, value } = f;
+    const body: SaveBody = { collection, key, field, value };
+    if (version !== undefined) body.version = version;
+    const attempt = (attempts.get(f) ?? 0) + 1;
+    attempts.set(f, attempt);
+    const r: SaveAnswer = await options.send(body).catch((e) => ({
+      status: 0,
+      text: String(e?.message ?? e),
+    }));
+    if (!alive) return;
+    f.saving = false;
+    let c: { value?: unknown; version?: string } | undefined;
+    try {
+      if (r.status === 409) c = JSON.parse(r.text);
+    } catch { /* not the conflict JSON: a plain error */ }
+    const stored = typeof c?.value === "string" ? c.value : "";
+    const versioned = version !== undefined;
+    if (r.status >= 200 && r.status < 300) {
+      saved(f, value, r.version, versioned);
+    } else if (c && stored === value) {
+      // Ours was stored, but its answer got lost (then retried): saved.
+      saved(f, value, c.version, versioned);
+    } else if (c) {
+      f.error = { status: 409, reason: "conflict" };
+      f.conflict = { stored, version: c.version };
+      attempts.delete(f);
+      emit?.("cms:conflict", {
+        field: id,
+        value: f.value,
+        stored,
+        version: c.version,
+      });
+      changed(f);
+      options.onConflict?.(f);
+    } else {
+      const reason = r.text.trim().slice(0, 200) || `HTTP ${r.status}`;
+      emit?.("cms:error", { field: id, value, status: r.status, reason });
+      // Reverted meanwhile: nothing is left to save or to report.
+      if (isDirty(f)) {
+        f.error = { status: r.status, reason };
+        schedule(f, attempt, r);
+      }
+      changed(f);
+    }
+  }
+
+  /** Schedules the next attempt after a retryable failure, if one is left. */
+  function schedule(f: Field, attempt: number, r: SaveAnswer) {
+    const { base = 1000, max = 30_000, attempts: most = 6 } = options.retry ??
+      {};
+    if (!RETRY.has(r.status) || attempt >= most) return attempts.delete(f);
+    const now = clock.now();
+    const told = retryAfterMs(r.retryAfter, now);
+    const step = Math.min(max, base * 2 ** (attempt - 1));
+    // Equal jitter: half the step, plus up to the other half at random. A
+    // server-given Retry-After is a floor; up to 10% is added to spread.
+    const wait = told !== undefined
+      ? told * (1 + clock.random() / 10)
+      : step / 2 + clock.random() * step / 2;
+    f.retryAt = now + wait;
+    timers.set(
+      f,
+      clock.setTimeout(() => {
+        timers.delete(f);
+        if (isDirty(f)) void enqueue([f]);
+      }, wait),
+    );
+  }
+
+  return {
+    fields,
+    get: (id) => by.get(id),
+    status() {
+      let dirty = 0, saving = false, failed: Field | undefined;
+      for (const f of fields) {
+        if (isDirty(f)) dirty++;
+        saving ||= f.saving;
+        failed ??= f.error && f;
+      }
+      return { dirty, saving, failed };
+    },
+    edit(id, value) {
+      const f = by.get(id);
+      if (f && f.value !== value) set(f, value, isDirty(f));
+    },
+    revert(id) {
+      const f = by.get(id);
+      if (f) this.edit(id, f.base);
+    },
+    restoreDrafts() {
+      const draft = drafts?.read();
+      return draft
+        ? fields.filter((f) => {
+          const d = draft(f);
+          if (d !== undefined) this.edit(f.id, d);
+          return d !== undefined;
+        })
+        : [];
+    },
+    dropDrafts() {
+      for (const f of fields) if (isDirty(f)) drafts?.clear(f);
+    },
+    save() {
+      const todo = fields.filter((f) => isDirty(f) && !f.saving && !f.conflict);
+      for (const f of todo) attempts.delete(f);
+      return enqueue(todo);
+    },
+    retryNow() {
+      void enqueue([...timers.keys()]);
+    },
+    async resolve(id, choice) {
+      const f = by.get(id);
+      const c = f?.conflict;
+      if (!f || !c || !alive) return;
+      f.conflict = undefined;
+      if (choice === "cancel") return changed(f);
+      const was = isDirty(f);
+      rebase(f, c.stored, c.version);
+      f.error = undefined;
+      set(f, choice === "mine" ? f.value : c.stored, was);
+      if (isDirty(f)) await enqueue([f]);
+    },
+    destroy() {
+      alive = false;
+      for (const f of timers.keys()) unschedule(f);
+      queue.length = 0;
+      for (const r of idle) r();
+      idle = [];
+    },
+  };
+}
