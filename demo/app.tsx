@@ -9,10 +9,11 @@ import { text } from "../server/http.ts";
 import { createMediaHandler } from "../server/media.ts";
 import { isCrossSite } from "../server/origin.ts";
 import { createSaveHandler } from "../server/save.ts";
+import { createHistoryHandler } from "../server/history.ts";
 import type {
   Authorize,
-  ContentStore,
   Editor,
+  HistoryStore,
   MediaStorage,
 } from "../server/types.ts";
 import { ALLOWLIST, loadHome } from "./content.ts";
@@ -40,7 +41,7 @@ import {
 /** What the demo handler needs. */
 export interface DemoAppOptions {
   /** Content of `pages:home`. */
-  store: ContentStore;
+  store: HistoryStore;
   /** Where uploads go. */
   media: MediaStorage;
   /** Serves uploaded files (local storage only), or `null` (S3 serves them). */
@@ -88,6 +89,11 @@ export async function createDemoApp(
     return id ? await sessions.get(id) : null;
   };
   const save = createSaveHandler({ authorize, allowlist: ALLOWLIST, store });
+  const history = createHistoryHandler({
+    authorize,
+    allowlist: ALLOWLIST,
+    store,
+  });
   const media = createMediaHandler({ authorize, storage: options.media });
 
   async function home(req: Request, url: URL): Promise<Response> {
@@ -191,6 +197,7 @@ export async function createDemoApp(
       if (path === "/login") return await login(req, url, peer);
       if (path === "/logout") return await logout(req, url);
       if (path === "/api/cms/save") return await save(req);
+      if (path === "/api/cms/history") return await history(req);
       if (path === "/api/cms/media") return await media(req);
       if (options.serveMedia && path.startsWith(options.mediaPrefix)) {
         return await options.serveMedia(req);

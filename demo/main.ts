@@ -9,6 +9,8 @@
  * - `CMS_DATA_DIR` (default `.data/`): `content.kv` and `media/`.
  * - `CMS_EDITOR_PASSWORD`: the editor's password; generated and printed
  *   when unset.
+ * - `CMS_DATABASE_URL=postgres://…` keeps content, history and sessions in
+ *   PostgreSQL instead of `content.kv` (several instances can share it).
  * - `CMS_S3_BUCKET` switches media to S3, with `CMS_S3_ENDPOINT`,
  *   `CMS_S3_REGION`, `CMS_S3_ACCESS_KEY_ID`, `CMS_S3_SECRET_ACCESS_KEY`,
  *   `CMS_S3_PUBLIC_URL`, `CMS_S3_PATH_STYLE`.
@@ -30,7 +32,10 @@ import {
   type S3MediaStorageOptions,
 } from "../server/media/s3.ts";
 import { KvContentStore } from "../server/store/kv.ts";
-import type { MediaStorage } from "../server/types.ts";
+import { PostgresContentStore } from "../server/store/postgres.ts";
+import { PostgresSessionKv } from "./pg_sessions.ts";
+import postgres from "postgres";
+import type { HistoryStore, MediaStorage } from "../server/types.ts";
 import { createDemoApp } from "./app.tsx";
 import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
@@ -49,6 +54,11 @@ export interface DemoOptions {
   clientDir?: string;
   /** S3 settings; when given, media goes to S3 instead of `dataDir`. */
   s3?: S3MediaStorageOptions;
+  /**
+   * `postgres://…`: content, history and sessions in PostgreSQL (shared by
+   * every instance on it) instead of `dataDir/content.kv`.
+   */
+  databaseUrl?: string;
   /**
    * Host headers the site answers to besides `127.0.0.1:PORT` and
    * `localhost:PORT` (e.g. `cms.example.com` behind a proxy). Others get 421.
@@ -84,9 +94,19 @@ export async function startDemo(
       clientDir = dir;
     }
 
-    const kv = await Deno.openKv(`${dataDir}/content.kv`);
-    cleanup.push(() => kv.close());
-    const store = new KvContentStore(kv);
+    let store: HistoryStore;
+    let sessions: Sessions;
+    if (options.databaseUrl) {
+      const sql = postgres(options.databaseUrl, { onnotice: () => {} });
+      cleanup.push(() => sql.end({ timeout: 5 }));
+      store = new PostgresContentStore(sql);
+      sessions = new Sessions(new PostgresSessionKv(sql));
+    } else {
+      const kv = await Deno.openKv(`${dataDir}/content.kv`);
+      cleanup.push(() => kv.close());
+      store = new KvContentStore(kv);
+      sessions = new Sessions(kv);
+    }
     await seedHome(store);
 
     let media: MediaStorage;
@@ -111,7 +131,7 @@ export async function startDemo(
       media,
       serveMedia,
       mediaPrefix: "/media/",
-      sessions: new Sessions(kv),
+      sessions,
       password,
       editorName: options.editorName ?? "Editor",
       clientDir,
@@ -197,6 +217,7 @@ if (import.meta.main) {
   const given = env("CMS_EDITOR_PASSWORD");
   const s3 = s3FromEnv(env);
   const dataDir = env("CMS_DATA_DIR") || ".data";
+  const databaseUrl = env("CMS_DATABASE_URL") || undefined;
   const publicHosts = (env("CMS_PUBLIC_HOSTS") ?? "").split(",")
     .map((h) => h.trim().toLowerCase()).filter(Boolean);
   const demo = await startDemo({
@@ -205,12 +226,13 @@ if (import.meta.main) {
     password: given,
     s3,
     publicHosts,
+    databaseUrl,
   });
   console.log(`Demo running at ${demo.url}/`);
   console.log(
-    `Content: ${dataDir}/content.kv; media: ${
-      s3 ? `S3 bucket ${s3.bucket}` : `${dataDir}/media/`
-    }`,
+    `Content: ${
+      databaseUrl ? "PostgreSQL (CMS_DATABASE_URL)" : `${dataDir}/content.kv`
+    }; media: ${s3 ? `S3 bucket ${s3.bucket}` : `${dataDir}/media/`}`,
   );
   if (!given) {
     console.log(`Editor password (generated): ${demo.password}`);

@@ -29,18 +29,24 @@ interface PasswordRecord {
 
 const PASSWORD_KEY: Deno.KvKey = ["demo", "password"];
 
+/** The three Deno KV calls sessions need; shared storage makes them shared. */
+export type SessionKv = Pick<Deno.Kv, "get" | "set" | "delete">;
+
 /**
  * Sessions in Deno KV under `["demo", "sessions", sha256(id)]`. Only the hash
  * of the id is stored, so the KV file never holds a usable cookie.
  */
 export class Sessions {
-  readonly #kv: Deno.Kv;
+  readonly #kv: SessionKv;
   readonly #ttl: number;
   /** Sessions of another password epoch are over. */
   #epoch = "";
 
-  /** @param kv An open KV (the caller closes it). */
-  constructor(kv: Deno.Kv, ttlMs = SESSION_TTL_MS) {
+  /**
+   * @param kv An open KV (the caller closes it), or anything with its `get`,
+   * `set` and `delete` (the demo's PostgreSQL table, `pg_sessions.ts`).
+   */
+  constructor(kv: SessionKv, ttlMs = SESSION_TTL_MS) {
     this.#kv = kv;
     this.#ttl = ttlMs;
   }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { checkAddress, type FieldAddress } from "../core/address.ts";
+import { checkAddress, type FieldAddress, fieldPath } from "../core/address.ts";
 import { fitsLimit, isImageValue } from "../core/content.ts";
 import {
   type ConflictBody,
@@ -26,6 +26,7 @@ import type {
   ContentValue,
   Editor,
   EndpointCall,
+  RevisionInput,
 } from "./types.ts";
 import { contentVersion } from "./version.ts";
 
@@ -137,7 +138,10 @@ export function createSaveHandler(
       throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
     }
     const value = await cleanValue(target, input.value);
-    const outcome = await write(store, address, target, value, input.version);
+    const outcome = await write(store, address, target, value, input.version, {
+      field: fieldPath(address),
+      editor: editor.name,
+    });
     if (outcome === "missing") {
       throw new HttpError(Status.BadRequest, "List item does not exist");
     }
@@ -232,20 +236,24 @@ async function cleanValue(
 /** What a write decided: written, a conflict, or a missing list item. */
 type Outcome = "written" | "missing" | { current: string };
 
-/** One atomic read-modify-write of the record; nothing partial is stored. */
+/**
+ * One atomic read-modify-write of the record, with the field's new revision
+ * in the same operation (a history store); nothing partial is stored.
+ */
 async function write(
   store: ContentStore,
   address: FieldAddress,
   target: ResolvedField,
   value: string,
   version: string | undefined,
+  revision: RevisionInput,
 ): Promise<Outcome> {
   let outcome: Outcome = "missing";
   await store.update(address.collection, address.key, (current) => {
     const result = apply(current, target, value, version);
     outcome = result.outcome;
     return result.record;
-  });
+  }, revision);
   return outcome;
 }
 

@@ -1,0 +1,255 @@
+/**
+ * The history endpoint: a field's revisions, one revision's value, and
+ * restore, as a Web-standard handler `(req, call?) => Promise<Response>`.
+ *
+ * @module
+ */
+import {
+  type FieldAddress,
+  fieldPath,
+  formatAddress,
+  parseAddress,
+} from "../core/address.ts";
+import { Status } from "../core/wire.ts";
+import { resolveField } from "./allowlist.ts";
+import { readBody } from "./body.ts";
+import { endpoint, type Handler, HttpError, json } from "./http.ts";
+import { checkOrigin } from "./origin.ts";
+import { createSaveHandler, type SaveHandlerOptions } from "./save.ts";
+import type { Editor, EndpointCall, HistoryStore, Revision } from "./types.ts";
+
+/** Options of {@linkcode createHistoryHandler}: the save endpoint's. */
+export type HistoryHandlerOptions = Omit<SaveHandlerOptions, "store"> & {
+  /** Where records and their revisions live. */
+  store: HistoryStore;
+  /** Most revisions one listing returns (`limit` is capped). Default 1000. */
+  maxLimit?: number;
+};
+
+/** One entry of a history listing. */
+export interface RevisionSummary {
+  /** The revision's id. */
+  id: string;
+  /** When it was written, ISO 8601. */
+  at: string;
+  /** Who wrote it; `null` for the value from before history began. */
+  editor: string | null;
+  /** Size of the value in UTF-8 bytes. */
+  bytes: number;
+}
+
+/** `GET ?field=…`: the body of a history listing. */
+export interface HistoryListing {
+  /** The field's address, as asked. */
+  field: string;
+  /** Newest first; the first is the field's current value. */
+  revisions: RevisionSummary[];
+}
+
+/** `GET ?field=…&revision=…`: one revision with its value. */
+export interface RevisionBody {
+  /** The revision's id. */
+  id: string;
+  /** When it was written, ISO 8601. */
+  at: string;
+  /** Who wrote it; `null` for the value from before history began. */
+  editor: string | null;
+  /** The stored value. */
+  value: string | string[];
+}
+
+/** Default number of revisions a listing returns. */
+const DEFAULT_LIMIT = 100;
+/** Longest revision id looked up; longer ones are unknown (404). */
+const MAX_ID_LENGTH = 128;
+/** Largest restore body: `{field, revision, version}` fits easily. */
+const MAX_BODY_BYTES = 4096;
+const NOT_FOUND = 404;
+
+/**
+ * Creates the history endpoint handler. It takes the save endpoint's options
+ * (the same `authorize`, `allowlist`, origin rules and hooks) and a
+ * {@linkcode HistoryStore}.
+ *
+ * - `GET ?field=ADDRESS[&limit=N]` → 200 {@linkcode HistoryListing}, newest
+ *   first (`limit` 1..`maxLimit`, default 100).
+ * - `GET ?field=ADDRESS&revision=ID` → 200 {@linkcode RevisionBody}.
+ * - `POST` JSON `{field, revision, version?}` → 204 with `CMS-Version`: the
+ *   revision's value goes through the save endpoint's own path (allowlist,
+ *   sanitizer, `canEdit`, conflict check against `version`, `onSave`), so
+ *   the restore is itself the newest revision. A conflict is 409 as in save.
+ * - 403 without a session or from another site (before anything is read),
+ *   or when `canEdit` refuses the field;
+ *   400 for a malformed or non-allowlisted field (whether or not it exists),
+ *   a bad `limit`, malformed JSON, or a revision of another field; 404 for
+ *   an unknown revision; 405 for other methods.
+ *
+ * @example
+ * ```ts
+ * import { createHistoryHandler, MemoryContentStore } from "@inplace/cms";
+ * const history = createHistoryHandler({
+ *   authorize: (req) =>
+ *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   allowlist: { pages: { title: "plain", body: "rich" } },
+ *   store: new MemoryContentStore(),
+ * });
+ * Deno.serve((req) =>
+ *   new URL(req.url).pathname === "/api/cms/history"
+ *     ? history(req)
+ *     : new Response("Not found", { status: 404 })
+ * );
+ * ```
+ */
+export function createHistoryHandler(
+  options: HistoryHandlerOptions,
+): Handler<EndpointCall> {
+  const { authorize, allowlist, canEdit, store } = options;
+  const maxLimit = options.maxLimit ?? 1000;
+  const save = createSaveHandler(options);
+
+  /** Parses and allowlist-checks an address; the same 400 either way. */
+  function field(text: unknown): FieldAddress {
+    if (typeof text !== "string" || text === "") {
+      throw new HttpError(Status.BadRequest, "Missing or invalid field");
+    }
+    const address = parseAddress(text);
+    if (typeof address === "string") {
+      throw new HttpError(Status.BadRequest, address);
+    }
+    const target = resolveField(allowlist, address);
+    if (typeof target === "string") {
+      throw new HttpError(Status.BadRequest, target);
+    }
+    return address;
+  }
+
+  /** The revision `id` of `address`: 404 unknown, 400 another field's. */
+  async function revisionOf(
+    address: FieldAddress,
+    id: unknown,
+  ): Promise<Revision> {
+    if (typeof id !== "string" || id === "") {
+      throw new HttpError(Status.BadRequest, "Missing or invalid revision");
+    }
+    const rev = id.length > MAX_ID_LENGTH ? null : await store.revision(id);
+    if (!rev) throw new HttpError(NOT_FOUND, "Unknown revision");
+    const owner = `${rev.collection}:${rev.key}:${rev.field}`;
+    if (owner !== formatAddress(address)) {
+      throw new HttpError(Status.BadRequest, "Revision of another field");
+    }
+    return rev;
+  }
+
+  async function list(
+    req: Request,
+    editor: Editor,
+    call: EndpointCall | undefined,
+  ): Promise<Response> {
+    const url = new URL(req.url);
+    const text = url.searchParams.get("field");
+    const address = field(text);
+    if (canEdit && !await canEdit(req, address, editor, call?.context)) {
+      throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
+    }
+    const id = url.searchParams.get("revision");
+    if (id !== null) {
+      const rev = await revisionOf(address, id);
+      const body: RevisionBody = {
+        id: rev.id,
+        at: rev.at,
+        editor: rev.editor,
+        value: rev.value,
+      };
+      return json(Status.OK, body, { "Cache-Control": "no-store" });
+    }
+    const limit = parseLimit(url.searchParams.get("limit"), maxLimit);
+    const revs = await store.revisions(
+      address.collection,
+      address.key,
+      fieldPath(address),
+      limit,
+    );
+    const body: HistoryListing = {
+      field: text!,
+      revisions: revs.map(({ id, at, editor, bytes }) => ({
+        id,
+        at,
+        editor,
+        bytes,
+      })),
+    };
+    return json(Status.OK, body, { "Cache-Control": "no-store" });
+  }
+
+  async function restore(
+    req: Request,
+    call: EndpointCall | undefined,
+  ): Promise<Response> {
+    const bytes = await readBody(req, MAX_BODY_BYTES);
+    if (bytes instanceof Response) return bytes;
+    let data: unknown;
+    try {
+      data = JSON.parse(
+        new TextDecoder("utf-8", { fatal: true }).decode(bytes),
+      );
+    } catch {
+      throw new HttpError(Status.BadRequest, "Malformed JSON");
+    }
+    if (typeof data !== "object" || data === null || Array.isArray(data)) {
+      throw new HttpError(Status.BadRequest, "Body must be a JSON object");
+    }
+    const input = data as Record<string, unknown>;
+    const address = field(input.field);
+    if (input.version !== undefined && typeof input.version !== "string") {
+      throw new HttpError(Status.BadRequest, "Invalid version");
+    }
+    const rev = await revisionOf(address, input.revision);
+    if (typeof rev.value !== "string") {
+      throw new HttpError(Status.BadRequest, "Only single values restore");
+    }
+    // The normal save path, with the caller's own headers (session, origin).
+    const headers = new Headers(req.headers);
+    headers.delete("Content-Length");
+    headers.set("Content-Type", "application/json");
+    return save(
+      new Request(req.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          collection: address.collection,
+          key: address.key,
+          field: fieldPath(address),
+          value: rev.value,
+          version: input.version,
+        }),
+      }),
+      call,
+    );
+  }
+
+  return endpoint<EndpointCall>("history", async (req, _ctx, call) => {
+    const method = req.method;
+    if (method !== "GET" && method !== "HEAD" && method !== "POST") {
+      throw new HttpError(Status.MethodNotAllowed, "Method not allowed", {
+        Allow: "GET, HEAD, POST",
+      });
+    }
+    checkOrigin(req, {
+      ...options,
+      publicOrigin: call?.publicOrigin ?? options.publicOrigin,
+    });
+    const editor = await authorize(req, call?.context);
+    if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
+    if (method === "POST") return await restore(req, call);
+    return await list(req, editor, call);
+  });
+}
+
+/** `limit` as given (1..max), or the default; anything else is 400. */
+function parseLimit(text: string | null, max: number): number {
+  if (text === null) return Math.min(DEFAULT_LIMIT, max);
+  if (!/^[1-9]\d{0,6}$/.test(text)) {
+    throw new HttpError(Status.BadRequest, "Invalid limit");
+  }
+  return Math.min(Number(text), max);
+}
