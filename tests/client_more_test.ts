@@ -1,19 +1,21 @@
 /**
- * More browser tests (real Chromium) of the client against the real save and
+ * More browser tests (Chromium, Firefox and WebKit) of the client against the real save and
  * media handlers: the offline state, image paste and drop, the rich toolbar
  * (link, heading, lists) with what gets stored, accessible names and Tab
  * order, and Esc in a rich region.
  */
 import assert from "node:assert/strict";
-import type { Browser, Page } from "puppeteer-core";
+import type { Browser, Page } from "./helpers/browser.ts";
 import { sanitizeHtml } from "../server/sanitize.ts";
 import {
   type ClientSite,
+  clientSiteTest,
+  dialogsSeen,
   marker,
   type PageEvent,
   type PageGlobals,
+  stubDialogs,
   waitState,
-  withClientSite,
 } from "./helpers/client_page.ts";
 
 const BODY = "<p>Body text</p><p>Second line</p><p>Third</p><p>Fourth</p>";
@@ -38,15 +40,9 @@ async function open(
 ) {
   await site.store.update("pages", "home", () => ({ ...SEED }));
   site.saves.length = site.uploads.length = site.mediaBodies.length = 0;
-  const context = await browser.createBrowserContext();
-  const page = await context.newPage();
-  const prompts: string[] = [];
-  page.on("dialog", (d) => {
-    prompts.push(`${d.type()}:${d.message()}`);
-    const answer = answers.shift();
-    void (answer === undefined ? d.dismiss() : d.accept(answer));
-  });
+  const page = await browser.newPage();
   await page.goto(site.url + "/");
+  await stubDialogs(page, false, answers);
   await page.evaluate(async () => {
     const w = globalThis as unknown as PageGlobals;
     await w.cmsHandle.ready;
@@ -58,7 +54,7 @@ async function open(
       );
     }
   });
-  return { page, prompts, close: () => context.close() };
+  return { page, prompts: () => dialogsSeen(page), close: () => page.close() };
 }
 
 function barStatus(page: Page) {
@@ -125,7 +121,8 @@ function select(page: Page, text: string, collapse = false) {
   );
 }
 
-const region = (page: Page) => page.$eval(RICH, (el) => el.innerHTML);
+const region = (page: Page) =>
+  page.evaluate((sel) => document.querySelector(sel)!.innerHTML, RICH);
 
 /**
  * What the region shows: each text run with its position in the region and
@@ -133,7 +130,8 @@ const region = (page: Page) => page.$eval(RICH, (el) => el.innerHTML);
  * reader sees the same thing.
  */
 function layout(page: Page) {
-  return page.$eval(RICH, (el) => {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel)!;
     const box = el.getBoundingClientRect();
     const runs: string[] = [];
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -153,7 +151,7 @@ function layout(page: Page) {
       );
     }
     return { runs, height: Math.round(box.height) };
-  });
+  }, RICH);
 }
 
 /**
@@ -162,7 +160,11 @@ function layout(page: Page) {
  * is (but the forced link `rel`); and the stored value, rendered in a fresh
  * page, shows exactly what the region showed. Returns the stored value.
  */
-async function saveAndCompare(page: Page, site: ClientSite): Promise<string> {
+async function saveAndCompare(
+  browser: Browser,
+  page: Page,
+  site: ClientSite,
+): Promise<string> {
   const shown = await layout(page);
   const before = site.saves.length;
   await click(page, "bar", "Save");
@@ -178,7 +180,7 @@ async function saveAndCompare(page: Page, site: ClientSite): Promise<string> {
   assert.equal(stored, await sanitizeHtml(sent));
   assert.equal(stored.replace(/ rel="[^"]*"/g, ""), sent);
   assert.doesNotMatch(stored, /<p><\/p>/);
-  const fresh = await page.browserContext().newPage();
+  const fresh = await browser.newPage();
   try {
     await fresh.goto(site.url + "/");
     await fresh.evaluate(() =>
@@ -230,11 +232,14 @@ async function sendImage(page: Page, kind: "paste" | "drop") {
       dt.items.add(file);
       dt.setData("text/html", `<img src="data:image/png;base64,iVBORw0KGgo=">`);
       const init = { bubbles: true, cancelable: true };
+      // Firefox gives synthetic events an empty copy of the DataTransfer.
+      const withData = <E extends Event>(e: E, key: string) =>
+        Object.defineProperty(e, key, { value: dt });
       let dragover: boolean | undefined;
       let handled: boolean;
       if (kind === "paste") {
         handled = !el.dispatchEvent(
-          new ClipboardEvent("paste", { ...init, clipboardData: dt }),
+          withData(new ClipboardEvent("paste", init), "clipboardData"),
         );
       } else {
         // Dropped right after "Third".
@@ -246,12 +251,15 @@ async function sendImage(page: Page, kind: "paste" | "drop") {
         const box = r.getBoundingClientRect();
         const at = {
           ...init,
-          dataTransfer: dt,
           clientX: box.right - 1,
           clientY: box.top + box.height / 2,
         };
-        dragover = !el.dispatchEvent(new DragEvent("dragover", at));
-        handled = !el.dispatchEvent(new DragEvent("drop", at));
+        dragover = !el.dispatchEvent(
+          withData(new DragEvent("dragover", at), "dataTransfer"),
+        );
+        handled = !el.dispatchEvent(
+          withData(new DragEvent("drop", at), "dataTransfer"),
+        );
       }
       const deadline = Date.now() + 5000;
       while (!el.querySelector("img") && Date.now() < deadline) {
@@ -282,11 +290,10 @@ async function sendImage(page: Page, kind: "paste" | "drop") {
   );
 }
 
-Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", async (t) => {
-  await withClientSite({
-    pages: { "/": homePage },
-    seed: { "pages:home": { ...SEED } },
-  }, async (site, browser) => {
+clientSiteTest(
+  "client: offline, image paste/drop, toolbar, a11y, Esc",
+  { pages: { "/": homePage }, seed: { "pages:home": { ...SEED } } },
+  async (t, site, browser) => {
     await t.step(
       "offline: the bar says so, Save keeps the field dirty, online saves",
       async () => {
@@ -297,16 +304,16 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
           getSelection()!.selectAllChildren(h1);
           getSelection()!.collapseToEnd();
         });
-        await page.keyboard.type(" offline");
+        await page.type(" offline");
         assert.equal((await barStatus(page)).state, "unsaved");
-        await page.setOfflineMode(true);
+        await page.setOffline(true);
         await waitState(page, "offline");
         const off = await barStatus(page);
         assert.equal(off.live, "polite");
         assert.match(off.text!, /offline/i);
         site.paths.length = 0;
         await click(page, "bar", "Save");
-        await page.waitForFunction(() =>
+        await page.waitFor(() =>
           (globalThis as unknown as PageGlobals).events.some((e) =>
             e.type === "cms:error"
           )
@@ -317,15 +324,18 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
         assert.deepEqual(site.paths, []);
         assert.equal(site.saves.length, 0);
         assert.deepEqual(await barStatus(page), off);
-        const mark = await page.$eval("h1", (el) => [
-          el.dataset.cmsState,
-          el.getAttribute("aria-invalid"),
-          el.textContent,
-        ]);
+        const mark = await page.evaluate(() => {
+          const el = document.querySelector("h1")!;
+          return [
+            el.dataset.cmsState,
+            el.getAttribute("aria-invalid"),
+            el.textContent,
+          ];
+        });
         assert.deepEqual(mark, ["error", "true", "Hello offline"]);
         assert.equal((await site.store.get("pages", "home"))?.title, "Hello");
-        await page.setOfflineMode(false);
-        await page.waitForFunction(() =>
+        await page.setOffline(false);
+        await page.waitFor(() =>
           (document.querySelector("cms-edit-bar")!.shadowRoot!.querySelector(
             "[data-state]",
           ) as HTMLElement).dataset.state !== "offline"
@@ -340,7 +350,9 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
           "Hello offline",
         );
         assert.equal(
-          await page.$eval("h1", (el) => el.dataset.cmsState),
+          await page.evaluate(() =>
+            document.querySelector("h1")!.dataset.cmsState
+          ),
           "clean",
         );
         await close();
@@ -376,14 +388,14 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
           assert.deepEqual([width, height, alt], ["37", "23", "red square 1"]);
           assert.equal(after, kind === "paste" ? "Body text" : "Third");
           // The image shows up (served back) and is saved with the field.
-          await page.waitForFunction(
-            (sel) =>
+          await page.waitFor(
+            (sel: string) =>
               (document.querySelector(`${sel} img`) as HTMLImageElement)
                 .naturalWidth === 37,
             { timeout: 5000 },
             RICH,
           );
-          const value = await saveAndCompare(page, site);
+          const value = await saveAndCompare(browser, page, site);
           assert.match(value, /<img src="[^"]+\.png" width="37" height="23"/);
           assert.doesNotMatch(value, /data:|blob:/);
           assert.deepEqual(site.uploads, [200]);
@@ -409,13 +421,13 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
         }
         assert.equal((await barStatus(page)).state, "clean");
         await click(page, "toolbar", "Link");
-        assert.deepEqual(prompts, Array(4).fill("prompt:Link address"));
+        assert.deepEqual(await prompts(), Array(4).fill("prompt:Link address"));
         assert.equal(
           await region(page),
           initial.replace("Body", `<a href="https://example.com/x">Body</a>`),
         );
         assert.equal(site.saves.length, 0);
-        const linked = await saveAndCompare(page, site);
+        const linked = await saveAndCompare(browser, page, site);
         assert.match(
           linked,
           /<a href="https:\/\/example\.com\/x" rel="noopener noreferrer nofollow">Body<\/a>/,
@@ -428,20 +440,23 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
         assert.match(await region(page), /<p>Second line<\/p>/);
         assert.doesNotMatch(await region(page), /<h2>/);
         await click(page, "toolbar", "Heading");
-        assert.match(await saveAndCompare(page, site), /<h2>Second line<\/h2>/);
+        assert.match(
+          await saveAndCompare(browser, page, site),
+          /<h2>Second line<\/h2>/,
+        );
 
         await select(page, "Third", true);
         await click(page, "toolbar", "Bulleted list");
         assert.match(await region(page), /<ul><li>Third<\/li><\/ul>/);
         assert.match(
-          await saveAndCompare(page, site),
+          await saveAndCompare(browser, page, site),
           /<ul><li>Third<\/li><\/ul>/,
         );
 
         await select(page, "Fourth", true);
         await click(page, "toolbar", "Numbered list");
         assert.match(await region(page), /<ol><li>Fourth<\/li><\/ol>/);
-        const final = await saveAndCompare(page, site);
+        const final = await saveAndCompare(browser, page, site);
         assert.match(final, /<ol><li>Fourth<\/li><\/ol>/);
         assert.equal(site.saves.length, 4);
         assert.doesNotMatch(final, /javascript/i);
@@ -453,10 +468,14 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
       "every control has an accessible name; Tab reaches the bar",
       async () => {
         const { page, close } = await open(browser, site);
-        // Names as Chromium's accessibility tree computes them.
-        const tree = await page.accessibility.snapshot({
-          interestingOnly: false,
-        });
+        // Names as Chromium's accessibility tree computes them (puppeteer
+        // reads that tree over CDP only; axe-core checks names in every
+        // engine in a11y_test.ts).
+        const tree = page.engine === "chromium"
+          ? await page.puppeteer!.accessibility.snapshot({
+            interestingOnly: false,
+          })
+          : null;
         const controls: [string, string][] = [];
         const walk = (node: typeof tree) => {
           if (!node) return;
@@ -471,18 +490,20 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
         assert.deepEqual(unnamed, [], JSON.stringify(controls));
         const buttons = controls.filter(([role]) => role === "button")
           .map(([, name]) => name);
-        assert.deepEqual(buttons.sort(), [
-          "Bold",
-          "Bulleted list",
-          "Done",
-          "Heading",
-          "Insert image",
-          "Italic",
-          "Link",
-          "Numbered list",
-          "Save",
-          "Settings",
-        ]);
+        if (tree) {
+          assert.deepEqual(buttons.sort(), [
+            "Bold",
+            "Bulleted list",
+            "Done",
+            "Heading",
+            "Insert image",
+            "Italic",
+            "Link",
+            "Numbered list",
+            "Save",
+            "Settings",
+          ]);
+        }
         // Cross-check in the shadow roots: no button lacks a name source.
         const sources = await page.evaluate(() =>
           ["cms-edit-bar", "cms-rich-toolbar"].flatMap((host) =>
@@ -505,7 +526,7 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
         );
         const order: string[] = [];
         for (let i = 0; i < 20; i++) {
-          await page.keyboard.press("Tab");
+          await page.press("Tab");
           const name = await page.evaluate(() => {
             let el = document.activeElement;
             while (el?.shadowRoot?.activeElement) {
@@ -534,11 +555,8 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
           "Done",
         ]);
         // Enter on the focused Done leaves edit mode (nothing is dirty).
-        await Promise.all([
-          page.waitForNavigation(),
-          page.keyboard.press("Enter"),
-        ]);
-        assert.equal(new URL(page.url()).pathname, "/bye");
+        await page.press("Enter");
+        await page.waitFor(() => location.pathname === "/bye");
         await close();
       },
     );
@@ -549,7 +567,7 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
         const { page, close } = await open(browser, site);
         const initial = await region(page);
         await select(page, "Second line", true);
-        await page.keyboard.type(" edited");
+        await page.type(" edited");
         await select(page, "Body");
         await click(page, "toolbar", "Bold");
         await select(page, "Third", true);
@@ -558,8 +576,11 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
         assert.notEqual(edited, initial);
         assert.match(edited, /<b>Body<\/b>.*edited.*<ul>/);
         assert.equal((await barStatus(page)).state, "unsaved");
-        await page.focus(RICH);
-        await page.keyboard.press("Escape");
+        await page.evaluate(
+          (sel) => (document.querySelector(sel) as HTMLElement).focus(),
+          RICH,
+        );
+        await page.press("Escape");
         assert.equal(await region(page), initial);
         assert.equal(await region(page), BODY);
         assert.deepEqual(await barStatus(page), {
@@ -577,11 +598,11 @@ Deno.test("client: offline, image paste/drop, toolbar, a11y, Esc in Chromium", a
         assert.equal(site.saves.length, 0);
         // Still an editor: typing after Esc is a normal edit again.
         await select(page, "Fourth", true);
-        await page.keyboard.type("!");
+        await page.type("!");
         assert.match(await region(page), /<p>Fourth!<\/p>/);
         assert.equal((await barStatus(page)).state, "unsaved");
         await close();
       },
     );
-  });
-});
+  },
+);

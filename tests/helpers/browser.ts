@@ -101,8 +101,9 @@ export interface Page {
   upload(selector: string, ...paths: string[]): Promise<void>;
   /**
    * Goes offline or back online. Chromium and Firefox cut the network;
-   * WebKit (no WebDriver command for it) only flips `navigator.onLine` and
-   * fires `offline`/`online`, so a request made anyway still goes out.
+   * WebKit (no WebDriver command for it) flips `navigator.onLine`, fires
+   * `offline`/`online` and makes the page's `fetch` reject (XHR still
+   * goes out).
    */
   setOffline(offline: boolean): Promise<void>;
   /**
@@ -616,8 +617,10 @@ class WebDriverSession {
     await this.use(handle);
     const all = await this.cmd("GET", "/window/handles") as string[];
     if (all.length > 1) {
-      await this.cmd("DELETE", "/window");
-      this.#current = "";
+      const left = await this.cmd("DELETE", "/window") as string[];
+      // New windows open from the current one: make a live one current.
+      await this.cmd("POST", "/window", { handle: left[0] });
+      this.#current = left[0];
     } else {
       // A session without windows ends: keep the last one for the next page.
       await this.cmd("POST", "/url", { url: "about:blank" });
@@ -681,9 +684,12 @@ Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
       : what;
     const checkArgs = typeof what === "string" ? [what] : args;
     while (true) {
-      if (await run<unknown>(check as (...a: never[]) => unknown, checkArgs)) {
-        return;
-      }
+      // Fails while a navigation is under way: then try again.
+      const ok = await run<unknown>(
+        check as (...a: never[]) => unknown,
+        checkArgs,
+      ).catch(() => false);
+      if (ok) return;
       if (Date.now() > deadline) {
         throw new Error(`waitFor: not true after ${ms} ms: ${what}`);
       }
@@ -774,6 +780,12 @@ Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
     },
     async setOffline(offline) {
       await run((offline: boolean) => {
+        const w = globalThis as unknown as { cmsFetch?: typeof fetch };
+        w.cmsFetch ??= globalThis.fetch;
+        const real = w.cmsFetch;
+        globalThis.fetch = offline
+          ? () => Promise.reject(new TypeError("Load failed"))
+          : real;
         Object.defineProperty(navigator, "onLine", {
           configurable: true,
           get: () => !offline,
