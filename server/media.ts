@@ -8,6 +8,8 @@ import { type MediaAnswer, Status } from "../core/wire.ts";
 import { readBody } from "./body.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import { checkOrigin, type OriginOptions } from "./origin.ts";
+import { type ImageOptions, ImagePipeline } from "./image/pipeline.ts";
+import { storeImage } from "./image/store.ts";
 import { type ImageInfo, sniffImage } from "./sniff.ts";
 import type { Authorize, EndpointCall, MediaStorage } from "./types.ts";
 
@@ -28,10 +30,15 @@ export interface MediaHandlerOptions extends OriginOptions {
   /** Largest accepted upload in bytes (→ 413). Default 10 MiB. */
   maxBytes?: number;
   /**
-   * Largest accepted width × height (→ 422), against decompression bombs.
-   * Default 50,000,000 (e.g. 8660 × 5773).
+   * Largest accepted width × height × frames (→ 422), against
+   * decompression bombs. Default 40,000,000. Same as `images.maxPixels`.
    */
   maxPixels?: number;
+  /**
+   * The image pipeline: variant widths and types, frame budget, animation,
+   * decoder concurrency and queue (see {@linkcode ImageOptions}).
+   */
+  images?: ImageOptions;
   /** Storage key of an upload. Default `media/<random UUID>.<ext>`. */
   key?: (info: ImageInfo) => string;
 }
@@ -45,7 +52,11 @@ export interface MediaHandlerOptions extends OriginOptions {
  *   body without length passes `maxBytes` while streaming (it is cancelled).
  * - The type comes from the bytes ({@linkcode sniffImage}): JPEG, PNG, GIF,
  *   WebP or AVIF; anything else is 415. More than `maxPixels` is 422.
- * - Stored under `key(info)` with the verified type; 200 {@linkcode MediaAnswer}.
+ * - Then the image pipeline ({@linkcode ImagePipeline}): a truncated or
+ *   damaged file, data after the image, or what the decoder refuses is 422;
+ *   a full decoder queue is 503 with `Retry-After`.
+ * - The normalized original is stored under `key(info)`, its variants beside
+ *   it, all or nothing; 200 {@linkcode MediaAnswer}.
  * - A storage fault is 500 with an error id (logged with the error).
  *
  * @example
@@ -70,7 +81,10 @@ export function createMediaHandler(
   const { storage } = options;
   const authorize = options.authorizeMedia ?? options.authorize;
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
-  const maxPixels = options.maxPixels ?? 50_000_000;
+  const images = new ImagePipeline({
+    ...options.images,
+    maxPixels: options.maxPixels ?? options.images?.maxPixels,
+  });
   const keyOf = options.key ??
     ((info) => `media/${crypto.randomUUID()}.${info.ext}`);
   return endpoint<EndpointCall>("media", async (req, _ctx, call) => {
@@ -97,26 +111,12 @@ export function createMediaHandler(
         "Not a supported image (JPEG, PNG, GIF, WebP, AVIF)",
       );
     }
-    const { width, height, type } = info;
-    if (width * height > maxPixels) {
-      throw new HttpError(
-        Status.UnprocessableContent,
-        `Image too large: ${width}x${height} pixels (limit ${maxPixels})`,
-      );
-    }
 
-    // 2. (Decode and normalize go here, between the sniff and the store.)
+    // 2. Decode and normalize (server/image/): budgets, structure, variants.
+    const prepared = await images.prepare(bytes, info);
 
-    // 3. Store: only what passed every check above.
-    const key = keyOf(info);
-    await storage.put(key, bytes, type);
-    const answer: MediaAnswer = {
-      key,
-      url: storage.url(key),
-      width,
-      height,
-      type,
-    };
+    // 3. Store: only what passed every check above, all or nothing.
+    const answer = await storeImage(storage, keyOf(info), prepared);
     return json(Status.OK, answer);
   });
 }

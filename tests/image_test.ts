@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import { HttpError } from "../server/http.ts";
+import { createMediaHandler } from "../server/media.ts";
 import { type ImageOptions, ImagePipeline } from "../server/image/pipeline.ts";
 import { WorkQueue } from "../server/image/queue.ts";
 import { storeImage, variantKey } from "../server/image/store.ts";
@@ -443,4 +444,98 @@ Deno.test("S3 (s3rver): original and variants stored, refusal and cleanup leave 
     /variant/,
   );
   assert.deepEqual(await list(), []);
+});
+
+Deno.test("media endpoint: the answer lists variants and processed; a slow upload holds no decoder", async () => {
+  const storage = new MemoryMediaStorage();
+  const handler = createMediaHandler({
+    authorize: () => ({ name: "Ada" }),
+    storage,
+    images: { concurrency: 1, waiting: 0, widths: [320] },
+  });
+  const post = (body: BodyInit) =>
+    handler(
+      new Request("https://site.example/api/cms/media", {
+        method: "POST",
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
+  // A slow upload: half its bytes, then it stalls until released.
+  const data = await solid(640, 480, "jpeg");
+  let release = () => {};
+  const stalled = new Promise<void>((r) => release = r);
+  const slow = post(
+    new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(data.subarray(0, 100));
+        await stalled;
+        controller.enqueue(data.subarray(100));
+        controller.close();
+      },
+    }),
+  );
+  // With one decoder and no queue, this would be a 503 if the slow upload
+  // held the decoder while its body trickles in.
+  const fast = await post(await solid(400, 300, "png"));
+  assert.equal(fast.status, 200);
+  const answer = await fast.json();
+  assert.deepEqual(
+    { ...answer, key: 0, url: 0 },
+    {
+      key: 0,
+      url: 0,
+      width: 400,
+      height: 300,
+      type: "image/png",
+      variants: [{
+        url: storage.url(variantKey(answer.key, 320, "webp")),
+        width: 320,
+        height: 240,
+        type: "image/webp",
+      }],
+      processed: true,
+    },
+  );
+  release();
+  const late = await slow;
+  assert.equal(late.status, 200);
+  assert.equal((await late.json()).width, 640);
+});
+
+Deno.test("media endpoint: full queue is 503 with Retry-After; without sharp the answer says processed false", async () => {
+  const storage = new MemoryMediaStorage();
+  const busy = createMediaHandler({
+    authorize: () => ({ name: "Ada" }),
+    storage,
+    images: { concurrency: 1, waiting: 0, retryAfter: 3 },
+  });
+  const req = (body: Uint8Array) =>
+    new Request("https://site.example/api/cms/media", {
+      method: "POST",
+      body: body as Uint8Array<ArrayBuffer>,
+    });
+  const data = await solid(1200, 900, "jpeg");
+  const [a, b] = await Promise.all([busy(req(data)), busy(req(data))]);
+  assert.equal(a.status, 200);
+  assert.equal(b.status, 503);
+  assert.equal(b.headers.get("Retry-After"), "3");
+  assert.match(await b.text(), /try again/);
+  await a.body?.cancel();
+
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    const plain = createMediaHandler({
+      authorize: () => ({ name: "Ada" }),
+      storage,
+      images: { sharp: () => Promise.reject(new Error("no binary")) },
+    });
+    const res = await plain(req(data));
+    const answer = await res.json();
+    assert.deepEqual([answer.processed, answer.variants], [false, []]);
+    assert.deepEqual(storage.get(answer.key)!.bytes, data);
+  } finally {
+    console.warn = warn;
+  }
 });

@@ -79,12 +79,16 @@ export class ImagePipeline {
 
   /** Creates a pipeline; sharp is not loaded until the first upload. */
   constructor(options: ImageOptions = {}) {
+    const o = options;
     this.#options = {
-      ...IMAGE_DEFAULTS,
-      concurrency: 2,
-      waiting: 16,
-      retryAfter: 5,
-      ...options,
+      widths: o.widths ?? IMAGE_DEFAULTS.widths,
+      formats: o.formats ?? IMAGE_DEFAULTS.formats,
+      maxPixels: o.maxPixels ?? IMAGE_DEFAULTS.maxPixels,
+      maxFrames: o.maxFrames ?? IMAGE_DEFAULTS.maxFrames,
+      animated: o.animated ?? IMAGE_DEFAULTS.animated,
+      concurrency: o.concurrency ?? 2,
+      waiting: o.waiting ?? 16,
+      retryAfter: o.retryAfter ?? 5,
     };
     this.#loader = options.sharp ?? importSharp;
     this.#queue = new WorkQueue(this.#options);
@@ -102,8 +106,8 @@ export class ImagePipeline {
    * decoder queue is full.
    */
   async prepare(bytes: Uint8Array, info: ImageInfo): Promise<PreparedImage> {
-    checkStructure(bytes, info);
     checkBudget(info.width, info.height, info.frames, this.#options);
+    checkStructure(bytes, info);
     const sharp = await this.#load();
     if (!sharp) {
       const { type, ext, width, height } = info;

@@ -3,38 +3,9 @@
  *
  * @module
  */
+import type { MediaAnswer } from "../../core/wire.ts";
 import type { MediaStorage } from "../types.ts";
 import type { PreparedImage } from "./process.ts";
-
-/** One stored variant, as the upload answer lists it. */
-export interface StoredVariant {
-  /** Public URL: the storage's public base, a slash, then the key. */
-  url: string;
-  /** Width in pixels. */
-  width: number;
-  /** Height in pixels. */
-  height: number;
-  /** MIME type, e.g. `image/webp`. */
-  type: string;
-}
-
-/** The stored original and variants, as the upload answer lists them. */
-export interface StoredImage {
-  /** Storage key of the original. */
-  key: string;
-  /** Public URL of the original. */
-  url: string;
-  /** Displayed width of the original in pixels. */
-  width: number;
-  /** Displayed height of the original in pixels. */
-  height: number;
-  /** MIME type of the original. */
-  type: string;
-  /** Smaller copies, by ascending width; empty when none were made. */
-  variants: StoredVariant[];
-  /** `false` when only the headers were checked (sharp did not load). */
-  processed: boolean;
-}
 
 /**
  * The key of a variant: the original's key without its extension, then
@@ -54,7 +25,7 @@ export function variantKey(key: string, width: number, ext: string): string {
 
 /**
  * Puts the original under `key` and each variant under
- * {@linkcode variantKey}. If any put fails, every object of this upload that
+ * {@linkcode variantKey}, and returns the media endpoint's answer. If any put fails, every object of this upload that
  * was stored is deleted again and the first error is thrown, so nothing
  * partial stays behind.
  *
@@ -75,7 +46,7 @@ export async function storeImage(
   storage: MediaStorage,
   key: string,
   image: PreparedImage,
-): Promise<StoredImage> {
+): Promise<MediaAnswer> {
   const files = [
     { key, file: image.original },
     ...image.variants.map((file) => ({
