@@ -681,3 +681,141 @@ Deno.test("save: over real HTTP (Deno.serve + fetch)", async () => {
     await server.close();
   }
 });
+
+Deno.test("save: canEdit runs once the field is known, with the address, editor and context", async () => {
+  const seen: unknown[] = [];
+  const { handler, store, home } = setup({
+    authorize: (_req, context) => ({ name: "Ada", context }),
+    canEdit: (_req, field, editor, context) => {
+      seen.push([field, editor.name, context]);
+      return field.key !== "home" || field.field !== "title";
+    },
+  });
+  const body = (field: string) => ({
+    collection: "pages",
+    key: "home",
+    field,
+    value: "x",
+  });
+  const denied = await handler(save(body("title")), { context: "ctx" });
+  assert.equal(await expectText(denied, 403), "Not allowed to edit this field");
+  assert.equal(store.updates, 0);
+  assert.equal((await home())?.title, "Hello");
+  assert.equal((await handler(save(body("features.1")))).status, 204);
+  assert.deepEqual(seen, [
+    [{ collection: "pages", key: "home", field: "title" }, "Ada", "ctx"],
+    [
+      { collection: "pages", key: "home", field: "features", index: 1 },
+      "Ada",
+      undefined,
+    ],
+  ]);
+  // Not reached for fields outside the allowlist or bad addresses.
+  await expectText(await handler(save(body("subtitle"))), 400);
+  await expectText(await handler(save({ ...body("title"), key: "a b" })), 400);
+  assert.equal(seen.length, 2);
+});
+
+Deno.test("save: allowedHosts refuses other Host headers with 421 (DNS rebinding)", async () => {
+  let asked = 0;
+  const { handler, store } = setup({
+    authorize: () => (asked++, ada),
+    allowedHosts: ["site.example", "localhost:8000"],
+  });
+  const body = { collection: "pages", key: "home", field: "title", value: "x" };
+  for (const host of ["evil.example", "evil.example:8000", "localhost:8001"]) {
+    const res = await handler(
+      save(body, {
+        headers: {
+          Host: host,
+          Origin: `http://${host}`,
+          "Sec-Fetch-Site": "same-origin",
+        },
+      }),
+    );
+    assert.equal(await expectText(res, 421), "Unknown host");
+  }
+  assert.equal(asked, 0);
+  assert.equal(store.updates, 0);
+  for (const host of ["site.example", "LOCALHOST:8000"]) {
+    const res = await handler(save(body, { headers: { Host: host } }));
+    assert.equal(res.status, 204, host);
+  }
+  // Without a Host header, the URL's host counts.
+  assert.equal((await handler(save(body))).status, 204);
+});
+
+Deno.test("save: with publicOrigin, a same-origin request from another origin is 403", async () => {
+  const { handler, store } = setup({ publicOrigin: "https://www.example.com" });
+  const body = { collection: "pages", key: "home", field: "title", value: "x" };
+  // DNS rebinding: the browser thinks evil.example:8000 is same-origin.
+  const rebound = {
+    Origin: "http://evil.example:8000",
+    "Sec-Fetch-Site": "same-origin",
+  };
+  await expectText(await handler(save(body, { headers: rebound })), 403);
+  await expectText(
+    await handler(save(body, { headers: { "Sec-Fetch-Site": "cross-site" } })),
+    403,
+  );
+  // req.url is an internal address behind the proxy: its origin is not ours.
+  await expectText(
+    await handler(save(body, { headers: { Origin: "https://site.example" } })),
+    403,
+  );
+  assert.equal(store.updates, 0);
+  const ok = {
+    Origin: "https://www.example.com",
+    "Sec-Fetch-Site": "same-origin",
+  };
+  assert.equal((await handler(save(body, { headers: ok }))).status, 204);
+  assert.equal(
+    (await handler(save(body, { headers: { "Sec-Fetch-Site": "none" } })))
+      .status,
+    204,
+  );
+  // Per call, a wrapper's origin (e.g. Fresh's ctx.url) overrides the option.
+  const call = { publicOrigin: "https://proxy.example" };
+  await expectText(await handler(save(body, { headers: ok }), call), 403);
+  const viaProxy = { Origin: "https://proxy.example" };
+  assert.equal(
+    (await handler(save(body, { headers: viaProxy }), call)).status,
+    204,
+  );
+});
+
+Deno.test("save: a store fault answers 500 with an error id that is also logged", async () => {
+  const logged: string[] = [];
+  const log = console.error;
+  console.error = (...args) => logged.push(args.map(String).join(" "));
+  try {
+    const { handler } = setup({
+      store: {
+        get: () => Promise.resolve(null),
+        update: () => Promise.reject(new TypeError("pool exhausted")),
+      },
+    });
+    const ids = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const reason = await expectText(
+        await handler(
+          save({
+            collection: "pages",
+            key: "home",
+            field: "title",
+            value: "x",
+          }),
+        ),
+        500,
+      );
+      const id = /^Internal error \(id ([0-9a-f]{8})\)$/.exec(reason)?.[1];
+      assert.ok(id, reason);
+      assert.ok(logged[i].includes(id) && logged[i].includes("pool exhausted"));
+      assert.ok(!reason.includes("pool"), "no internals in the answer");
+      ids.add(id);
+    }
+    assert.equal(ids.size, 3);
+  } finally {
+    console.error = log;
+  }
+});
