@@ -28,6 +28,10 @@ export interface RichTextOptions {
   value?: string;
   /** Media endpoint for images. Default `/api/cms/media`. */
   media?: string;
+  /** Public base URL of uploaded media (e.g. `/media/`): pasted or set
+   * HTML keeps `srcset` only under it. Default: learned from the first
+   * upload's answer. */
+  mediaBase?: string;
   /** Accessible name of the editor and its toolbar. Default "Rich text". */
   label?: string;
   /** Called with the new value after every edit by the user. */
@@ -79,13 +83,11 @@ export interface RichEditor {
   upload(file: File, alt: string): Promise<Record<string, string> | void>;
 }
 
-let sanitizer: Sanitize | undefined;
+let purify: ReturnType<typeof DOMPurify> | undefined;
 
-/** Cleans HTML with the shared sanitizer policy. */
-function clean(html: string): string {
-  sanitizer ??= createSanitizer(DOMPurify(window));
-  return sanitizer(html);
-}
+/** The shared sanitizer policy; `srcset` is kept under `mediaBase` only. */
+const sanitizerFor = (mediaBase?: string): Sanitize =>
+  createSanitizer(purify ??= DOMPurify(window), { mediaBase });
 
 const CSS =
   `:host{all:initial!important;display:block!important;position:sticky!important;top:0!important;z-index:2147482000!important}
@@ -127,6 +129,7 @@ export function attachRich(
   const { media = "/api/cms/media", label = t("richText") } = options;
   const listeners = new Set<(value: string) => void>();
   if (options.onChange) listeners.add(options.onChange);
+  let clean = sanitizerFor(options.mediaBase);
   if (options.value !== undefined) el.innerHTML = clean(options.value);
   const restoreEditable = editable(el, "true");
   if (!el.hasAttribute("aria-label")) el.setAttribute("aria-label", label);
@@ -315,6 +318,9 @@ export function attachRich(
     progress.hidden = false;
     try {
       const up = await uploadImage(media, image, (p) => progress.value = p);
+      if (!options.mediaBase && up.url.endsWith(up.key)) {
+        clean = sanitizerFor(up.url.slice(0, -up.key.length));
+      }
       say("");
       return imageAttrs(up, alt);
     } catch (err) {

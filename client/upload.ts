@@ -6,24 +6,13 @@
  * @module
  */
 
-/** One resized copy of an uploaded image. */
-export interface ImageVariant {
-  url: string;
-  width: number;
-  height: number;
-  type: string;
-}
+import type { MediaAnswer } from "../core/wire.ts";
 
-/** The media endpoint's 200 answer. */
-export interface UploadedImage {
-  key: string;
-  url: string;
-  width: number;
-  height: number;
-  type?: string;
-  /** Resized copies (narrower than the original), when the server made any. */
-  variants?: ImageVariant[];
-}
+/** The media endpoint's 200 answer (`variants` and `processed` may be
+ * missing from an older server). */
+export type UploadedImage =
+  & Omit<MediaAnswer, "variants" | "processed">
+  & Partial<Pick<MediaAnswer, "variants" | "processed">>;
 
 /**
  * The `<img>` attributes for an uploaded image: `src`, `width`, `height` and
@@ -50,11 +39,14 @@ export function imageAttrs(
   };
   const variants = (up.variants ?? []).filter((v) =>
     typeof v?.url === "string" && Number.isInteger(v.width) && v.width > 0 &&
-    v.width < width && !/[\s,]/.test(v.url)
+    v.width <= width && !/[\s,]/.test(v.url)
   );
   if (variants.length) {
-    attrs.srcset = [...variants, up].map((v) => `${v.url} ${v.width}w`)
-      .join(", ");
+    // The original too, unless a variant has its width already.
+    const all = variants.some((v) => v.width === width)
+      ? variants
+      : [...variants, up];
+    attrs.srcset = all.map((v) => `${v.url} ${v.width}w`).join(", ");
     attrs.sizes = `(max-width: ${width}px) 100vw, ${width}px`;
     attrs.loading = "lazy";
     attrs.decoding = "async";
