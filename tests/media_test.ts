@@ -410,3 +410,48 @@ Deno.test("media: allowedHosts (421) and publicOrigin (403) gate uploads before 
   const call = { publicOrigin: "https://other.example" };
   await expectText(await handler(upload(gif(), ok), call), 403);
 });
+
+Deno.test("media: a storage fault answers like save's: 500 with an error id that is also logged", async () => {
+  const logged: string[] = [];
+  const log = console.error;
+  console.error = (...args) => logged.push(args.map(String).join(" "));
+  try {
+    const handler = createMediaHandler({
+      authorize: () => ada,
+      storage: {
+        put: () => Promise.reject(new Error("bucket gone")),
+        url: (k) => k,
+        delete: () => Promise.resolve(),
+      },
+    });
+    const reason = await expectText(await handler(upload(gif())), 500);
+    const id = /^Internal error \(id ([0-9a-f]{8})\)$/.exec(reason)?.[1];
+    assert.ok(id, reason);
+    assert.ok(logged.some((l) => l.includes(id) && l.includes("bucket gone")));
+  } finally {
+    console.error = log;
+  }
+});
+
+Deno.test("media: allowedHosts (421) and publicOrigin (403) gate uploads before anything is read", async () => {
+  const { handler, puts } = setup({
+    allowedHosts: ["site.example"],
+    publicOrigin: "https://www.example.com",
+  });
+  const rebound = {
+    Host: "evil.example",
+    Origin: "http://evil.example",
+    "Sec-Fetch-Site": "same-origin",
+  };
+  assert.equal(
+    await expectText(await handler(upload(gif(), rebound)), 421),
+    "Unknown host",
+  );
+  const wrongOrigin = { ...rebound, Host: "site.example" };
+  await expectText(await handler(upload(gif(), wrongOrigin)), 403);
+  assert.equal(puts.length, 0);
+  const ok = { Host: "site.example", Origin: "https://www.example.com" };
+  assert.equal((await handler(upload(gif(), ok))).status, 200);
+  const call = { publicOrigin: "https://other.example" };
+  await expectText(await handler(upload(gif(), ok), call), 403);
+});
