@@ -1,27 +1,29 @@
 /**
  * Route wrappers for Fresh 2.3: the save and media endpoints as catch-all
- * route handlers, with `authorize` receiving the Fresh context and the
- * cross-site check comparing against `ctx.url`.
+ * route handlers, with `authorize` (and `canEdit`) receiving the Fresh
+ * context, and the cross-site check comparing against `ctx.url`.
  *
  * Each wrapper is one function taking the context. Fresh hands a function
  * handler every method, so the endpoint itself answers the methods it
  * doesn't serve: 405 with `Allow`. (A per-method object would let Fresh's
  * file routes fall through to 404, and `app.post()` answers 405 without
- * `Allow`.) Per request, the wrapper builds the Web-standard handler with
- * the context's view of the world (editor, origin) and runs it: no state
- * outlives the request.
+ * `Allow`.) The Web-standard handler is created once; per request it gets
+ * the request as Fresh sees it (at `ctx.url`) and the context as its
+ * {@linkcode EndpointCall} `context`. No state outlives the request.
  *
  * To add a wrapper for another endpoint, follow {@linkcode cmsSaveRoute}:
- * `perRequest(createXHandler, options)`.
+ * `freshRoute(createXHandler({ ...options, authorize: fromContext(...) }))`.
  *
  * @module
  */
+import type { FieldAddress } from "../core/address.ts";
 import { createSaveHandler, type SaveHandlerOptions } from "../server/save.ts";
 import {
   createMediaHandler,
   type MediaHandlerOptions,
 } from "../server/media.ts";
-import type { Authorize } from "../server/types.ts";
+import type { Handler } from "../server/http.ts";
+import type { Authorize, Editor, EndpointCall } from "../server/types.ts";
 import type {
   FreshAuthorize,
   FreshContextLike,
@@ -29,36 +31,55 @@ import type {
 } from "./context.ts";
 
 /**
- * A plain handler's options turned into a Fresh wrapper's: `authorize`
- * receives the Fresh context instead of the request.
+ * Per-record rule with the Fresh context: runs once the field is known,
+ * with the editor `authorize` returned; `false` gets 403.
+ *
+ * @example
+ * ```ts
+ * import type { FreshCanEdit } from "@inplace/cms/fresh";
+ * type State = { user?: { name: string; id: string } };
+ * // Authors may edit only their own posts.
+ * const canEdit: FreshCanEdit<State> = (ctx, field) =>
+ *   field.collection !== "posts" ||
+ *   field.key.startsWith(`${ctx.state.user?.id}-`);
+ * ```
  */
-export type FreshRouteOptions<Options, State> =
-  & Omit<Options, "authorize">
+export type FreshCanEdit<State> = (
+  ctx: FreshContextLike<State>,
+  field: FieldAddress,
+  editor: Editor,
+) => boolean | Promise<boolean>;
+
+/** Options of {@linkcode cmsSaveRoute}: the save handler's, with ctx-aware hooks. */
+export type CmsSaveRouteOptions<State> =
+  & Omit<SaveHandlerOptions, "authorize" | "canEdit">
   & {
     /** The editor from the Fresh context (e.g. `ctx.state.user`), or `null`. */
     authorize: FreshAuthorize<State>;
+    /** Per-record rule with the Fresh context; `false` → 403. */
+    canEdit?: FreshCanEdit<State>;
   };
 
-/** Options of {@linkcode cmsSaveRoute}: the save handler's, with a ctx-aware `authorize`. */
-export type CmsSaveRouteOptions<State> = FreshRouteOptions<
-  SaveHandlerOptions,
-  State
->;
-
-/** Options of {@linkcode cmsMediaRoute}: the media handler's, with a ctx-aware `authorize`. */
-export type CmsMediaRouteOptions<State> = FreshRouteOptions<
-  MediaHandlerOptions,
-  State
->;
+/** Options of {@linkcode cmsMediaRoute}: the media handler's, with ctx-aware hooks. */
+export type CmsMediaRouteOptions<State> =
+  & Omit<MediaHandlerOptions, "authorize" | "authorizeMedia">
+  & {
+    /** The editor allowed to upload, from the Fresh context, or `null`. */
+    authorize: FreshAuthorize<State>;
+    /** A stricter gate for uploads than `authorize`, if you want one. */
+    authorizeMedia?: FreshAuthorize<State>;
+  };
 
 /**
  * The save endpoint as a Fresh 2 route handler: `PATCH` (what the client
  * sends) and `POST`; every other method gets 405 with `Allow: PATCH, POST`.
  * All rules (allowlist, sanitizing, cross-site check, limits, conflicts) are
- * the Web-standard `createSaveHandler`'s; this hands `authorize` the Fresh
- * context, and makes the cross-site check compare `Origin` with
- * `ctx.url.origin`, exactly as Fresh's `csrf()` does. With
- * `new App({ trustProxy: true })` that is the forwarded origin.
+ * the Web-standard `createSaveHandler`'s; this hands `authorize` and
+ * `canEdit` the Fresh context, and makes the cross-site check follow
+ * Fresh's `csrf()` exactly: `Sec-Fetch-Site: same-origin` or `none` passes,
+ * else `Origin` must be `ctx.url.origin` (or one of `allowedOrigins`). With
+ * `new App({ trustProxy: true })`, `ctx.url` carries the forwarded origin.
+ * An explicit `publicOrigin` option still wins over `ctx.url`.
  *
  * Export it as a file route's `handler`, or mount it for all methods
  * (`app.all(path, handler)`); `app.post(path, handler)` would let Fresh
@@ -68,12 +89,12 @@ export type CmsMediaRouteOptions<State> = FreshRouteOptions<
  * ```ts
  * // routes/api/cms/save.ts
  * import { cmsSaveRoute } from "@inplace/cms/fresh";
- * import { MemoryContentStore } from "@inplace/cms";
+ * import { defineContent, list, MemoryContentStore } from "@inplace/cms";
  *
  * type State = { user?: { name: string } };
  * export const handler = cmsSaveRoute<State>({
  *   authorize: (ctx) => ctx.state.user ?? null,
- *   allowlist: { pages: { title: "plain", body: "rich", features: "list" } },
+ *   allowlist: defineContent({ pages: { title: "plain", body: "rich", features: list() } }),
  *   store: new MemoryContentStore(),
  * });
  * ```
@@ -81,7 +102,14 @@ export type CmsMediaRouteOptions<State> = FreshRouteOptions<
 export function cmsSaveRoute<State>(
   options: CmsSaveRouteOptions<State>,
 ): FreshHandler<State> {
-  return perRequest(createSaveHandler, options);
+  const { canEdit } = options;
+  return freshRoute(createSaveHandler({
+    ...options,
+    authorize: fromContext(options.authorize),
+    canEdit: canEdit &&
+      ((_req, field, editor, context) =>
+        canEdit(context as FreshContextLike<State>, field, editor)),
+  }));
 }
 
 /**
@@ -107,32 +135,29 @@ export function cmsSaveRoute<State>(
 export function cmsMediaRoute<State>(
   options: CmsMediaRouteOptions<State>,
 ): FreshHandler<State> {
-  return perRequest(createMediaHandler, options);
+  const { authorizeMedia } = options;
+  return freshRoute(createMediaHandler({
+    ...options,
+    authorize: fromContext(options.authorize),
+    authorizeMedia: authorizeMedia && fromContext(authorizeMedia),
+  }));
 }
 
-/** What every plain endpoint's options have in common with the wrappers. */
-interface PlainOptions {
-  authorize: Authorize;
-  allowedOrigins?: readonly string[];
+/** A ctx-aware `authorize` as the plain handlers' `(req, context)` one. */
+function fromContext<State>(authorize: FreshAuthorize<State>): Authorize {
+  return (_req, context) => authorize(context as FreshContextLike<State>);
 }
 
 /**
- * Adapts a plain endpoint factory to a Fresh catch-all handler: per
- * request, the plain handler is created with `authorize` bound to this
- * context and `ctx.url.origin` as the page's own origin, then run on
- * `ctx.req`. The function declares exactly one parameter, as Fresh
- * requires of route handlers.
+ * Runs a Web-standard endpoint as a Fresh catch-all handler (one
+ * parameter, as Fresh requires): the request at `ctx.url`, so the origin
+ * check compares against what Fresh (and its `csrf()`) sees, and the
+ * context for the hooks.
  */
-function perRequest<Options extends PlainOptions, State>(
-  create: (options: Options) => (req: Request) => Promise<Response>,
-  options: FreshRouteOptions<Options, State>,
-): FreshHandler<State> {
-  return (ctx: FreshContextLike<State>) => {
-    const plain = {
-      ...options,
-      authorize: () => options.authorize(ctx),
-      allowedOrigins: [ctx.url.origin, ...options.allowedOrigins ?? []],
-    } as unknown as Options;
-    return create(plain)(ctx.req);
+function freshRoute<State>(handle: Handler<EndpointCall>): FreshHandler<State> {
+  return (ctx) => {
+    const { req, url } = ctx;
+    const seen = req.url === url.href ? req : new Request(url, req);
+    return handle(seen, { context: ctx });
   };
 }

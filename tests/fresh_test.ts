@@ -438,6 +438,80 @@ Deno.test("fresh: save route sanitizes rich values and checks list items", async
   assert.equal((await store.get("pages", "home"))?.body, "<p>hi</p>");
 });
 
+Deno.test("fresh: canEdit and authorizeMedia get the Fresh context", async () => {
+  const store = seededStore();
+  const save = cmsSaveRoute<State>({
+    authorize: (ctx) => ctx.state.user,
+    allowlist: ALLOWLIST,
+    store,
+    // Only Ada's own record; the context is the request's own.
+    canEdit: (ctx, field, editor) =>
+      ctx.state.user === editor && field.key === "home" &&
+      ctx.url.pathname === "/api/cms/save",
+  });
+  const other = await save(ctxFor(
+    saveRequest({ ...titleBody("x"), key: "about" }),
+    { user: ADA },
+  ));
+  assert.equal(other.status, 403);
+  assert.equal(await other.text(), "Not allowed to edit this field");
+  assert.equal(await store.get("pages", "about"), null);
+  assert.equal(
+    (await save(ctxFor(saveRequest(titleBody("Mine")), { user: ADA }))).status,
+    204,
+  );
+
+  const media = cmsMediaRoute<State>({
+    authorize: (ctx) => ctx.state.user,
+    authorizeMedia: (ctx) => ctx.state.user?.name === "Admin" ? ADA : null,
+    storage: new MemoryMediaStorage(),
+  });
+  const upload = (user: Editor) =>
+    media(ctxFor(
+      new Request(`${ORIGIN}/api/cms/media`, { method: "POST", body: PNG_1X1 }),
+      { user },
+    ));
+  const denied = await upload(ADA);
+  assert.equal(denied.status, 403);
+  await denied.body?.cancel();
+  const ok = await upload({ name: "Admin" });
+  assert.equal(ok.status, 200);
+  await ok.body?.cancel();
+});
+
+Deno.test("fresh: an explicit publicOrigin wins over ctx.url", async () => {
+  const store = seededStore();
+  const app = new FreshModelApp<State>({ trustProxy: true });
+  app.use(session);
+  app.fsRoute("/api/cms/save", {
+    handler: cmsSaveRoute<State>({
+      authorize: (ctx) => ctx.state.user,
+      allowlist: ALLOWLIST,
+      store,
+      publicOrigin: "https://www.cms.example",
+    }),
+  });
+  const handle = app.handler();
+  const forwarded = await handle(
+    proxied(
+      "http://127.0.0.1/api/cms/save",
+      "cms.example",
+      "https://cms.example",
+    ),
+  );
+  assert.equal(forwarded.status, 403);
+  await forwarded.body?.cancel();
+  const configured = await handle(
+    proxied(
+      "http://127.0.0.1/api/cms/save",
+      "cms.example",
+      "https://www.cms.example",
+    ),
+  );
+  assert.equal(configured.status, 204);
+  assert.equal((await store.get("pages", "home"))?.title, "via cms.example");
+});
+
 Deno.test("fresh: edit mode only for an editor who asks with ?edit", async () => {
   let calls = 0;
   const mw = cmsEditMode<State>({
