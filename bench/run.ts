@@ -9,6 +9,7 @@
  * @module
  */
 import { run as uploadMemory } from "./upload_memory.ts";
+import { run as imageBench } from "./image.ts";
 import { run as clientSize } from "./client_size.ts";
 import { run as clientMount } from "./client_mount.ts";
 import { run as clientSave } from "./client_save.ts";
@@ -69,6 +70,24 @@ rows.push(
     `body = ${mib(up.uploadBytes)}`,
     Math.max(up.peakExternalDeclared, up.peakExternalChunked) / up.uploadBytes,
     2,
+  ),
+);
+
+const img = await imageBench();
+rows.push(
+  row(
+    "12 MP JPEG -> normalized original + 4 WebP variants, stored",
+    ms(img.pipelineMs),
+    `bare sharp, same 4 resizes = ${ms(img.bareMs)}`,
+    img.pipelineMs / img.bareMs,
+    1.3,
+  ),
+  row(
+    `peak RSS growth, 10 parallel 12 MP uploads (${img.parallelStored} stored)`,
+    mib(img.parallelPeakRss),
+    "goal 600 MiB",
+    img.parallelPeakRss / (600 * KiB * KiB),
+    1,
   ),
 );
 

@@ -18,6 +18,7 @@
  */
 import v8 from "node:v8";
 import vm from "node:vm";
+import sharp from "sharp";
 import { createMediaHandler } from "../server/media.ts";
 import type { MediaStorage } from "../server/types.ts";
 
@@ -54,11 +55,20 @@ function collectGarbage(): () => void {
   }
 }
 
-/** A body of `size` bytes: a PNG header, then zeros, in reused chunks. */
+/** A real 1024 × 1024 PNG (a few KB), so the upload decodes. */
+const PNG = new Uint8Array(
+  await sharp({
+    create: { width: 1024, height: 1024, channels: 3, background: "#468" },
+  }).png().toBuffer(),
+);
+
+/**
+ * A body of `size` bytes: a real PNG, then zero padding (which the media
+ * endpoint accepts after an image's end), in reused chunks.
+ */
 function body(size: number, onPull: () => void) {
   const head = new Uint8Array(CHUNK);
-  head.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
-  head.set([0x49, 0x48, 0x44, 0x52, 0, 0, 4, 0, 0, 0, 4, 0, 8, 0, 0, 0, 0], 12);
+  head.set(PNG);
   const rest = new Uint8Array(CHUNK);
   const seen = { bytes: 0 };
   const stream = new ReadableStream<Uint8Array>({
@@ -97,6 +107,7 @@ export async function run(): Promise<UploadMemoryResult> {
   };
   const storage: MediaStorage = {
     put: () => Promise.resolve(sample()),
+    delete: () => Promise.resolve(),
     url: (key) => `/media/${key}`,
   };
   const handler = createMediaHandler({
