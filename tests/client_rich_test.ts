@@ -1,13 +1,12 @@
 /**
- * Browser tests (real Chromium) of the rich text editor: lazy loading,
+ * Browser tests (Chromium, Firefox and WebKit) of the rich text editor: lazy loading,
  * sanitized paste, image upload with progress through the real media
  * handler, upload failures, a marker-free page, and a Preact island using
  * `mountRichText` and `Icon`.
  */
 import assert from "node:assert/strict";
-import type { Page } from "puppeteer-core";
+import { engineTest, type Page } from "./helpers/browser.ts";
 import { denoBundle } from "../tools/build_client.ts";
-import { launchBrowser } from "./helpers/browser.ts";
 import {
   buildTempBundle,
   type ClientSite,
@@ -92,7 +91,7 @@ function toolbarText(page: Page): Promise<string> {
   );
 }
 
-Deno.test("client: rich regions, uploads and islands in Chromium", async (t) => {
+engineTest("client: rich regions, uploads and islands", async (t, browser) => {
   const dist = await buildTempBundle();
   await bundleIsland(dist);
   const site = startClientSite({
@@ -107,7 +106,6 @@ Deno.test("client: rich regions, uploads and islands in Chromium", async (t) => 
       `import * as cms from "/dist/mod.js"; window.cms = cms; if (location.pathname === "/island") import("/dist/island.js"); else if (location.pathname !== "/plain") window.cmsHandle = cms.mountCms();`,
   });
   const tmp = await Deno.makeTempDir({ prefix: "cms-upload-" });
-  const browser = await launchBrowser();
   try {
     await t.step("a marker-free page: no DOM change, no request", async () => {
       const page = await browser.newPage();
@@ -158,7 +156,6 @@ Deno.test("client: rich regions, uploads and islands in Chromium", async (t) => 
       async () => {
         site.paths.length = 0;
         page = await browser.newPage();
-        page.on("dialog", (d) => void d.accept());
         await page.goto(site.url + "/");
         await page.evaluate(() =>
           (globalThis as unknown as PageGlobals).cmsHandle.ready
@@ -180,9 +177,10 @@ Deno.test("client: rich regions, uploads and islands in Chromium", async (t) => 
           "Insert image",
         ]);
         assert.equal(
-          await page.$eval(
-            "div[data-cms-field]",
-            (el) => el.getAttribute("contenteditable"),
+          await page.evaluate(() =>
+            document.querySelector("div[data-cms-field]")!.getAttribute(
+              "contenteditable",
+            )
           ),
           "true",
         );
@@ -199,13 +197,13 @@ Deno.test("client: rich regions, uploads and islands in Chromium", async (t) => 
             "text/html",
             `<p style="color:red" onclick="window.pwned=1">Pasted <b>bold</b><img src=x onerror="window.pwned=2"><script>window.pwned=3<\/script><a href="javascript:alert(1)">js</a></p>`,
           );
-          document.querySelector("div[data-cms-field]")!.dispatchEvent(
-            new ClipboardEvent("paste", {
-              clipboardData: dt,
-              bubbles: true,
-              cancelable: true,
-            }),
-          );
+          const paste = new ClipboardEvent("paste", {
+            bubbles: true,
+            cancelable: true,
+          });
+          // Firefox gives a synthetic event an empty copy of clipboardData.
+          Object.defineProperty(paste, "clipboardData", { value: dt });
+          document.querySelector("div[data-cms-field]")!.dispatchEvent(paste);
           return {
             html: document.querySelector("div[data-cms-field]")!.innerHTML,
             pwned: (globalThis as unknown as PageGlobals).pwned,
@@ -226,33 +224,39 @@ Deno.test("client: rich regions, uploads and islands in Chromium", async (t) => 
       await Deno.writeFile(file, gif(40, 30));
       site.uploadDelayMs = 700;
       await caretAtEnd(page);
-      const input = await page.$("cms-rich-toolbar >>> input[type=file]");
-      await input!.uploadFile(file);
-      await page.waitForFunction(() => {
+      const input = "cms-rich-toolbar >>> input[type=file]";
+      await page.upload(input, file);
+      await page.waitFor(() => {
         const p = document.querySelector("cms-rich-toolbar")!.shadowRoot!
           .querySelector("progress")!;
         return !p.hidden;
       }, { timeout: 2000 });
       assert.match(await toolbarText(page), /Uploading beach_day\.gif/);
-      await page.waitForSelector("div[data-cms-field] img", { timeout: 5000 });
+      await page.waitFor("div[data-cms-field] img", { timeout: 5000 });
       site.uploadDelayMs = 0;
-      const img = await page.$eval("div[data-cms-field] img", (el) => ({
-        src: el.getAttribute("src"),
-        width: el.getAttribute("width"),
-        height: el.getAttribute("height"),
-        alt: el.getAttribute("alt"),
-        hidden: (document.querySelector("cms-rich-toolbar")!.shadowRoot!
-          .querySelector("progress") as HTMLProgressElement).hidden,
-        value: (document.querySelector("cms-rich-toolbar")!.shadowRoot!
-          .querySelector("progress") as HTMLProgressElement).value,
-      }));
+      const img = await page.evaluate(() => {
+        const el = document.querySelector("div[data-cms-field] img")!;
+        return {
+          src: el.getAttribute("src"),
+          width: el.getAttribute("width"),
+          height: el.getAttribute("height"),
+          alt: el.getAttribute("alt"),
+          hidden: (document.querySelector("cms-rich-toolbar")!.shadowRoot!
+            .querySelector("progress") as HTMLProgressElement).hidden,
+          value: (document.querySelector("cms-rich-toolbar")!.shadowRoot!
+            .querySelector("progress") as HTMLProgressElement).value,
+        };
+      });
       assert.match(img.src!, /^\/media\/media\/[\w-]+\.gif$/);
       assert.deepEqual(
         [img.width, img.height, img.alt, img.hidden, img.value],
         ["40", "30", "beach day", true, 1],
       );
       assert.deepEqual(site.uploads, [200]);
-      assert.doesNotMatch(await page.content(), /data:image/);
+      assert.doesNotMatch(
+        await page.evaluate(() => document.documentElement.outerHTML),
+        /data:image/,
+      );
       // The image is part of the field: one save, sanitized and stored.
       await page.evaluate(() =>
         (globalThis as unknown as PageGlobals).cmsHandle.save()
@@ -279,16 +283,16 @@ Deno.test("client: rich regions, uploads and islands in Chromium", async (t) => 
           (e) => w.errors.push((e as CustomEvent).detail),
         );
       });
-      const input = await page.$("cms-rich-toolbar >>> input[type=file]");
-      await input!.uploadFile(bad);
-      await page.waitForFunction(() =>
+      const input = "cms-rich-toolbar >>> input[type=file]";
+      await page.upload(input, bad);
+      await page.waitFor(() =>
         (globalThis as unknown as PageGlobals).errors.length === 1
       );
       assert.match(await toolbarText(page), /^Upload failed \(415\): /);
       site.authorized = false;
       await Deno.writeFile(`${tmp}/ok.gif`, gif(2, 2));
-      await input!.uploadFile(`${tmp}/ok.gif`);
-      await page.waitForFunction(() =>
+      await page.upload(input, `${tmp}/ok.gif`);
+      await page.waitFor(() =>
         (globalThis as unknown as PageGlobals).errors.length === 2
       );
       site.authorized = true;
@@ -302,7 +306,9 @@ Deno.test("client: rich regions, uploads and islands in Chromium", async (t) => 
       ]);
       assert.deepEqual(site.uploads.slice(1), [415, 403]);
       assert.equal(
-        await page.$$eval("div[data-cms-field] img", (i) => i.length),
+        await page.evaluate(() =>
+          document.querySelectorAll("div[data-cms-field] img").length
+        ),
         1,
       );
     });
@@ -322,7 +328,9 @@ Deno.test("client: rich regions, uploads and islands in Chromium", async (t) => 
         ) as HTMLElement).click()
       );
       assert.match(
-        await page.$eval("div[data-cms-field]", (el) => el.innerHTML),
+        await page.evaluate(() =>
+          document.querySelector("div[data-cms-field]")!.innerHTML
+        ),
         /^<p><b>Body text/,
       );
       await page.close();
@@ -331,21 +339,20 @@ Deno.test("client: rich regions, uploads and islands in Chromium", async (t) => 
     await t.step("a Preact island uses mountRichText and Icon", async () => {
       const island = await browser.newPage();
       await island.goto(site.url + "/island");
-      await island.waitForFunction(() =>
+      await island.waitFor(() =>
         document.getElementById("island-out")?.textContent === "<p>Island</p>"
       );
-      assert.equal(
-        await island.$eval(
-          "#island-icon svg",
-          (s) => s.getAttribute("data-icon"),
-        ),
-        "settings",
+      assert.deepEqual(
+        await island.evaluate(() => [
+          document.querySelector("#island-icon svg")!.getAttribute("data-icon"),
+          document.querySelectorAll("cms-rich-toolbar").length,
+          document.querySelectorAll("cms-edit-bar").length,
+        ]),
+        ["settings", 1, 0],
       );
-      assert.equal(await island.$$eval("cms-rich-toolbar", (e) => e.length), 1);
-      assert.equal(await island.$$eval("cms-edit-bar", (e) => e.length), 0);
       await caretAtEnd(island, "#island-host [contenteditable]");
-      await island.keyboard.type(" typed");
-      await island.waitForFunction(() =>
+      await island.type(" typed");
+      await island.waitFor(() =>
         document.getElementById("island-out")?.textContent ===
           "<p>Island typed</p>"
       );
@@ -378,7 +385,6 @@ Deno.test("client: rich regions, uploads and islands in Chromium", async (t) => 
       await island.close();
     });
   } finally {
-    await browser.close();
     await site.close();
     await Deno.remove(dist, { recursive: true });
     await Deno.remove(tmp, { recursive: true });

@@ -103,8 +103,10 @@ Deno.test({
         "a given password is not printed",
       );
 
-      await withBrowser(async (browser) => {
-        const page = await browser.newPage();
+      // Chromium only: one long end-to-end run through the real CLI; the
+      // behaviour suites (client_*_test.ts) cover the three engines.
+      await withBrowser("chromium", async (browser) => {
+        const page = (await browser.newPage()).puppeteer!;
         const saves: { field: string; status: number }[] = [];
         page.on("request", (req) => {
           if (req.url().endsWith("/api/cms/save")) {
@@ -211,9 +213,9 @@ Deno.test({
         await served.body?.cancel();
 
         // A visitor (fresh context, no cookie) sees the content, no markers.
-        const incognito = await browser.createBrowserContext();
+        const incognito = await browser.newPage();
         try {
-          const visitor = await incognito.newPage();
+          const visitor = incognito.puppeteer!;
           for (const path of ["/", "/?edit"]) {
             await visitor.goto(url + path);
             const html = await visitor.content();

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { launchBrowser } from "../tests/helpers/browser.ts";
+import { launch } from "../tests/helpers/browser.ts";
 import { startDemo } from "../demo/main.ts";
 import { samplePng } from "../demo/sample_image.ts";
 
@@ -16,9 +16,9 @@ const dataDir = await Deno.makeTempDir({ prefix: "cms-shot-" });
 const picture = `${dataDir}/landscape.png`;
 await Deno.writeFile(picture, await samplePng(640, 280));
 const demo = await startDemo({ port: 0, dataDir, password: "screenshot" });
-const browser = await launchBrowser();
+const browser = await launch("chromium");
 try {
-  const page = await browser.newPage();
+  const page = (await browser.newPage()).puppeteer!;
   await page.setViewport({ width: 1200, height: 1240 });
   await page.goto(`${demo.url}/login`);
   await page.type("#password", demo.password);

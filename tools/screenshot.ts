@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { launchBrowser } from "../tests/helpers/browser.ts";
+import { launch } from "../tests/helpers/browser.ts";
 import { serve } from "../tests/helpers/serve.ts";
 import { buildClient } from "./build_client.ts";
 import type { PageGlobals } from "../tests/helpers/client_page.ts";
@@ -46,9 +46,9 @@ export async function screenshot(out = "docs/edit-bar.png"): Promise<string> {
     }
     return new Response(PAGE, { headers: { "content-type": "text/html" } });
   });
-  const browser = await launchBrowser();
+  const browser = await launch("chromium");
   try {
-    const page = await browser.newPage();
+    const page = (await browser.newPage()).puppeteer!;
     await page.setViewport({ width: 960, height: 640, deviceScaleFactor: 1 });
     await page.goto(server.url + "/");
     await page.evaluate(() =>
