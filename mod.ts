@@ -69,12 +69,14 @@ export {
 } from "./server/http.ts";
 export * from "./server/version.ts";
 export * from "./server/save.ts";
+export * from "./server/history.ts";
 export * from "./server/media.ts";
 export * from "./server/sniff.ts";
 export * from "./server/origin.ts";
 export * from "./server/sanitize.ts";
 export * from "./server/store/memory.ts";
 export * from "./server/store/kv.ts";
+export * from "./server/store/postgres.ts";
 export * from "./server/media/memory.ts";
 export * from "./server/media/local.ts";
 export * from "./server/media/s3.ts";
