@@ -78,7 +78,7 @@ pre{background:#000;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;max-
 
 /** Mounts the edit bar at the end of `document.body`. */
 export function createBar(
-  { h, isolate, Icon }: Kit,
+  { h, isolate, Icon, listen }: Kit,
   editor: string,
   actions: BarAction[],
 ): EditBar {
@@ -93,6 +93,16 @@ export function createBar(
     return b;
   };
   const { host, root } = isolate("cms-edit-bar", CSS);
+  // Images in rich regions without alt text, counted by the rich editor.
+  const alts = h("span", { class: "e", role: "status", hidden: "" });
+  const offAlt = listen<CustomEvent<{ missing: number }>>(
+    document,
+    "cms:alt",
+    ({ detail: { missing } }) => {
+      alts.hidden = !missing;
+      alts.textContent = missing ? t("missingAlt", { n: missing }) : "";
+    },
+  );
   const text = h("span", { role: "status", "aria-live": "polite" });
   const notice = h("div", { class: "n", role: "status", hidden: "" });
   const row = h(
@@ -100,6 +110,7 @@ export function createBar(
     { class: "r" },
     h("span", { class: "s" }, h("span", { class: "d" }), text),
     h("span", { class: "e" }, editor),
+    alts,
     ...actions.map(button),
   );
   const bar = h(
@@ -162,6 +173,7 @@ export function createBar(
       return () => b.remove();
     },
     destroy() {
+      offAlt();
       resized.disconnect();
       html.paddingBottom = before;
       host.remove();
