@@ -3,6 +3,23 @@
 // drawer that edits the rich field `pages:home:summary` with the client's
 // own `RichText` editor and `Icon` set, and saves it to the save endpoint.
 
+// Logging out clears this browser's local drafts, so unsaved text does not
+// come back at the next sign-in. A submit listener, not an inline handler:
+// the demo's CSP allows no inline script. Loaded on every editor's page;
+// the client's entry (served at /cms/) loads only at logout.
+const logout = document.querySelector("form[data-clear-drafts]");
+logout?.addEventListener("submit", async (e) => {
+  if (logout.dataset.cleared) return;
+  e.preventDefault();
+  try {
+    (await import(new URL("../cms/mod.js", import.meta.url).href))
+      .clearDrafts();
+  } finally {
+    logout.dataset.cleared = "1";
+    logout.requestSubmit();
+  }
+});
+
 const settings = JSON.parse(
   document.getElementById("demo-settings")?.textContent ?? "null",
 );

@@ -51,7 +51,12 @@ function Layout(props: {
                           Edit this page
                         </a>
                       )}
-                    <form method="post" action="/logout" class="inline">
+                    <form
+                      method="post"
+                      action="/logout"
+                      class="inline"
+                      data-clear-drafts
+                    >
                       <button type="submit" class="btn btn-quiet">
                         Log out
                       </button>
@@ -154,9 +159,9 @@ export function HomePageView(props: HomeProps): VNode {
               }),
             }}
           />
-          <script type="module" src={props.drawerSrc} />
         </>
       )}
+      {editor && <script type="module" src={props.drawerSrc} />}
     </Layout>
   );
 }
