@@ -25,4 +25,8 @@ export * from "./components.tsx";
 export type * from "../server/types.ts";
 export type { SaveEvent, SaveHandlerOptions } from "../server/save.ts";
 export type { MediaHandlerOptions } from "../server/media.ts";
+export type { OriginOptions } from "../server/origin.ts";
+export type { ImageOptions } from "../server/image/pipeline.ts";
 export type { ImageInfo } from "../server/sniff.ts";
+export type { FieldAddress } from "../core/address.ts";
+export type { Content, FieldAddressOf } from "../core/content.ts";
