@@ -1,24 +1,33 @@
 /**
- * The demo's content schema: the allowlist of the save endpoint and the
- * defaults seeded on first run.
+ * The demo's content schema: one declaration of its editable fields (the
+ * save endpoint's allowlist, with limits) and the defaults seeded on first
+ * run.
  *
  * @module
  */
-import type {
-  Allowlist,
-  ContentRecord,
-  ContentStore,
-} from "../server/types.ts";
+import {
+  defineContent,
+  type FieldAddressOf,
+  list,
+  plain,
+} from "../core/content.ts";
+import type { ContentRecord, ContentStore } from "../server/types.ts";
 
-/** Writable fields: the save endpoint rejects everything else with 400. */
-export const ALLOWLIST: Allowlist = {
+/**
+ * Writable fields, declared once: the save endpoint rejects everything else
+ * with 400, and over-long values with 400 and the limit.
+ */
+export const ALLOWLIST = defineContent({
   pages: {
-    title: "plain",
+    title: plain({ maxLength: 200 }),
     body: "rich",
-    features: "list",
+    features: list(plain({ maxLength: 200 })),
     summary: "rich",
   },
-};
+});
+
+/** Every field address of the demo, e.g. `pages:home:features.1`. */
+export type DemoField = FieldAddressOf<typeof ALLOWLIST>;
 
 /** The home page record as the demo renders it. */
 export interface HomePage {

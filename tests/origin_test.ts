@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { isCrossSite } from "../server/origin.ts";
+import { checkOrigin, isAllowedHost, isCrossSite } from "../server/origin.ts";
+import { HttpError } from "../server/http.ts";
 
 const URL_ = "https://example.com/api/cms/save";
 
@@ -66,4 +67,87 @@ Deno.test("isCrossSite: allowedOrigins admit a proxy's public origin", () => {
 
 Deno.test("isCrossSite: no Origin and no Sec-Fetch-Site (non-browser client) passes", () => {
   assert.equal(isCrossSite(req({})), false);
+});
+
+Deno.test("isCrossSite: with publicOrigin, Origin decides even when the browser says same-origin", () => {
+  const own = "https://www.example.com";
+  const cases: [Record<string, string>, boolean][] = [
+    [{ Origin: own }, false],
+    [{ Origin: own, "Sec-Fetch-Site": "same-origin" }, false],
+    [{ Origin: own, "Sec-Fetch-Site": "cross-site" }, false],
+    [
+      { Origin: "http://evil.example:8000", "Sec-Fetch-Site": "same-origin" },
+      true,
+    ],
+    [{ Origin: "https://example.com" }, true], // req.url's origin is not ours
+    [{ Origin: "null", "Sec-Fetch-Site": "same-origin" }, true],
+    [{ "Sec-Fetch-Site": "same-origin" }, false],
+    [{ "Sec-Fetch-Site": "none" }, false],
+    [{ "Sec-Fetch-Site": "same-site" }, true],
+    [{ "Sec-Fetch-Site": "cross-site" }, true],
+    [{}, false],
+  ];
+  for (const [headers, cross] of cases) {
+    const label = JSON.stringify(headers);
+    assert.equal(isCrossSite(req(headers), [], own), cross, label);
+    assert.equal(
+      isCrossSite(req(headers), [], [own, "https://b.example"]),
+      cross,
+      label,
+    );
+  }
+  assert.equal(
+    isCrossSite(
+      req({ Origin: "https://cdn.example" }),
+      ["https://cdn.example"],
+      own,
+    ),
+    false,
+  );
+});
+
+Deno.test("isCrossSite: forwarded headers are never trusted", () => {
+  const headers = {
+    Origin: "https://public.example",
+    "X-Forwarded-Host": "public.example",
+    "X-Forwarded-Proto": "https",
+    Forwarded: "host=public.example;proto=https",
+  };
+  assert.equal(
+    isCrossSite(req(headers, "http://10.0.0.5:8000/api/cms/save")),
+    true,
+  );
+});
+
+Deno.test("isAllowedHost and checkOrigin: Host allowlist first (421), then origin (403)", () => {
+  const hosts = ["example.com", "localhost:8000"];
+  assert.equal(isAllowedHost(req({})), true);
+  assert.equal(isAllowedHost(req({}), hosts), true); // URL host
+  assert.equal(isAllowedHost(req({ Host: "EXAMPLE.com" }), hosts), true);
+  for (
+    const host of [
+      "evil.example",
+      "example.com:8443",
+      "localhost",
+      "localhost:8001",
+      "",
+    ]
+  ) {
+    assert.equal(isAllowedHost(req({ Host: host }), hosts), false, host);
+  }
+  const status = (headers: Record<string, string>) => {
+    try {
+      checkOrigin(req(headers), { allowedHosts: hosts });
+      return 0;
+    } catch (err) {
+      assert.ok(err instanceof HttpError);
+      return err.status;
+    }
+  };
+  assert.equal(
+    status({ Host: "evil.example", Origin: "https://example.com" }),
+    421,
+  );
+  assert.equal(status({ Origin: "https://evil.example" }), 403);
+  assert.equal(status({ Origin: "https://example.com" }), 0);
 });
