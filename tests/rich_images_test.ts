@@ -185,11 +185,14 @@ clientSiteTest("rich: images, alt text and the image tools", {
           await page.type("First");
           await page.press("Enter");
           await countImgs(page, 1);
-          await page.click(`${REGION} img`);
-          await page.waitFor(() =>
-            document.querySelector("cms-rich-toolbar")!.shadowRoot!
-              .querySelector("form[aria-label=Image]")
-          );
+          const clickImg = async () => {
+            await page.click(`${REGION} img`);
+            await page.waitFor(() =>
+              document.querySelector("cms-rich-toolbar")!.shadowRoot!
+                .querySelector("form[aria-label=Image]")
+            );
+          };
+          await clickImg();
           const names = await page.evaluate((bar) =>
             [
               ...document.querySelector(bar)!.shadowRoot!.querySelectorAll(
@@ -228,7 +231,7 @@ clientSiteTest("rich: images, alt text and the image tools", {
             REGION,
           );
           // Replace: no native picker; the file input gets the file.
-          await page.click(`${REGION} img`);
+          await clickImg();
           await page.evaluate((bar) => {
             const input = document.querySelector(bar)!.shadowRoot!
               .querySelector(
@@ -260,7 +263,7 @@ clientSiteTest("rich: images, alt text and the image tools", {
           const replaced = (await imgs(page))[0];
           assert.notEqual(replaced.src, old.src);
           assert.deepEqual([replaced.width, replaced.alt], ["20", "Renamed"]);
-          await page.click(`${REGION} img`);
+          await clickImg();
           await tool("Remove");
           await countImgs(page, 0);
           await page.press("z", ["Control"]);
@@ -295,6 +298,13 @@ clientSiteTest("rich: images, alt text and the image tools", {
           (globalThis as unknown as { alts: number[] }).alts
         );
         assert.equal(alts.at(-1), 1);
+        // The edit bar says so.
+        await page.waitFor(() =>
+          [
+            ...document.querySelector("cms-edit-bar")!.shadowRoot!
+              .querySelectorAll("[role=status]"),
+          ].some((s) => s.textContent === "1 image lacks alt text")
+        );
       } finally {
         await page.close();
       }
