@@ -72,6 +72,15 @@ export * from "./server/save.ts";
 export * from "./server/history.ts";
 export * from "./server/media.ts";
 export * from "./server/sniff.ts";
+export * from "./server/image/pipeline.ts";
+export type {
+  ImageFile,
+  PreparedImage,
+  VariantFormat,
+} from "./server/image/process.ts";
+export * from "./server/image/queue.ts";
+export { importSharp, type SharpLoader } from "./server/image/sharp.ts";
+export * from "./server/image/store.ts";
 export * from "./server/origin.ts";
 export * from "./server/sanitize.ts";
 export * from "./server/store/memory.ts";

@@ -120,7 +120,7 @@ export class ImagePipeline {
   }
 
   #load(): Promise<Sharp | null> {
-    return this.#sharp ??= this.#loader().catch((err) => {
+    return this.#sharp ??= this.#loader().then((s) => s as Sharp, (err) => {
       console.warn(
         "cms: sharp could not load, so uploads are only checked by their " +
           "headers: no decoding, no metadata stripping, no variants.",

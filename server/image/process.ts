@@ -70,9 +70,11 @@ const FORMATS: Record<string, string> = {
  *
  * @example
  * ```ts ignore
- * import { importSharp, processImage, sniffImage } from "@inplace/cms";
+ * import sharp from "sharp";
+ * import { processImage } from "./process.ts";
+ * import { sniffImage } from "../sniff.ts";
  * const bytes = await Deno.readFile("photo.jpg");
- * const prepared = await processImage(await importSharp(), bytes, sniffImage(bytes)!, {
+ * const prepared = await processImage(sharp, bytes, sniffImage(bytes)!, {
  *   widths: [480, 960], formats: ["webp"], maxPixels: 40e6, maxFrames: 100,
  *   animated: "keep",
  * });

@@ -9,8 +9,11 @@ import type sharpFn from "sharp";
 /** The `sharp` function of the `sharp` npm package. */
 export type Sharp = typeof sharpFn;
 
-/** Resolves the `sharp` function, or rejects when it cannot load. */
-export type SharpLoader = () => Promise<Sharp>;
+/**
+ * Resolves the `sharp` function of the `sharp` npm package, or rejects when
+ * it cannot load. (Typed `unknown` so the public API names no npm type.)
+ */
+export type SharpLoader = () => Promise<unknown>;
 
 /**
  * The default {@linkcode SharpLoader}: a dynamic import of `npm:sharp`, so a
@@ -22,8 +25,8 @@ export type SharpLoader = () => Promise<Sharp>;
  * const sharp = await importSharp().catch(() => null);
  * ```
  */
-export const importSharp: SharpLoader = async () => {
+export async function importSharp(): Promise<unknown> {
   const sharp = (await import("sharp")).default;
   sharp.cache(false); // each upload is decoded once; keep no pixels around
   return sharp;
-};
+}
