@@ -3,21 +3,30 @@
  * cleaning, the rich text editor) and the server (the save endpoint, through
  * `server/sanitize.ts` on jsdom).
  *
- * It is a DOMPurify configuration plus three hooks. This module is pure: it
- * touches no DOM and no Deno API, and importing it does nothing. The caller
- * brings a DOMPurify instance bound to a window.
+ * It is a DOMPurify configuration, the element rules as data
+ * ({@linkcode elementRule}) and a few hooks. This module is pure: it touches
+ * no DOM and no Deno API until a sanitizer runs, and importing it does
+ * nothing. The caller brings a DOMPurify instance bound to a window.
  *
  * The policy:
- * - Admitted tags: `p br h2 h3 h4 strong b em i u s strike del a ul ol li
- *   blockquote code pre img`. Anything else is unwrapped (its text is kept),
- *   except script, style, template, svg, math, iframe and similar, which are
- *   dropped with their content. Comments are dropped.
- * - Attributes: `href` and `target="_blank"` (no other target) on `<a>`;
- *   `src`, `alt`, `width`, `height` on `<img>`. Nothing else: no `class`,
+ * - Kept: `p br h2 h3 h4 strong b em i u s strike del a ul ol li blockquote
+ *   code pre img`, and tables (`table caption thead tbody tfoot tr th td`).
+ * - Removed with their content: script, style, template, svg, math, iframe,
+ *   noscript, title, audio, video, colgroup and the like
+ *   ({@linkcode DROPPED_WITH_CONTENT}), comments and processing instructions.
+ * - Everything else is unwrapped: its content stays. Block elements
+ *   ({@linkcode SEPARATED_TAGS}, e.g. `div`, `h1`, `hr`, `dt`) leave a
+ *   `<br>` where their content would otherwise touch neighbouring text, so
+ *   `<div>Name</div><div>Role</div>` becomes `Name<br>Role`, never
+ *   "NameRole".
+ * - Attributes: `href` (and `target="_blank"`) on `<a>`; `src alt width
+ *   height` on `<img>`, plus `srcset`/`sizes` when every srcset URL is under
+ *   the `mediaBase` option, `loading="lazy"` and `decoding="async"`;
+ *   `colspan`/`rowspan` (1 to 1000) on `th`/`td`. Nothing else: no `class`,
  *   `id`, `style`, `title`, `data-*`, `aria-*` or event handlers.
  * - `href`: `http:`, `https:`, `mailto:`, `tel:` or a relative URL. A
- *   rejected `href` is removed (with any `target`) and the `<a>` stays inert.
- *   Every `<a href>` gets `rel="noopener noreferrer nofollow"`.
+ *   rejected `href` is removed and the `<a>` stays inert. Every `<a href>`
+ *   gets `rel="noopener noreferrer nofollow"`.
  * - `<img>` stays only with `width` and `height` that are integers from 1 to
  *   10000 written plainly (`/^[1-9]\d{0,4}$/`), and a `src` that is `http:`,
  *   `https:` or relative. Otherwise the whole `<img>` is removed.
@@ -25,6 +34,11 @@
  *   (`//host`, `\\host`) are rejected for both `href` and `src`. Tabs,
  *   newlines, control characters and Unicode spaces are ignored when the
  *   scheme is judged, as browsers ignore them when they parse the URL.
+ * - Text is never removed because of what it says: text that looks like a
+ *   tag (`Vec&lt;u8&gt;`) next to a comment stays (DOMPurify's SAFE_FOR_XML
+ *   is off; everything it guards against, comments, foreign content and
+ *   raw-text elements, is removed by the rules above), and a `<pre>` keeps
+ *   its leading blank line.
  *
  * @example Browser
  * ```ts ignore
@@ -45,6 +59,8 @@ export interface SanitizerPolicy {
   readonly ALLOWED_TAGS: string[];
   /** Attributes kept on some tag; the hooks narrow them per tag. */
   readonly ALLOWED_ATTR: string[];
+  /** Elements removed with their content (the rest is unwrapped). */
+  readonly FORBID_CONTENTS: string[];
   /** Only the HTML namespace: no SVG, no MathML. */
   readonly ALLOWED_NAMESPACES: string[];
   /** First gate for URL-valued attributes. */
@@ -57,14 +73,14 @@ export interface SanitizerPolicy {
   readonly ALLOW_UNKNOWN_PROTOCOLS: false;
   /** Keep the text of unwrapped elements (never of script, style, svg...). */
   readonly KEEP_CONTENT: true;
-  /** Drop comments and attributes that could break out in XML contexts. */
-  readonly SAFE_FOR_XML: true;
+  /**
+   * Off: it removes whole elements whose text mentions a tag next to a
+   * comment. Comments, foreign content and raw-text elements are removed by
+   * the policy itself.
+   */
+  readonly SAFE_FOR_XML: false;
   /** Return a plain string, never a `TrustedHTML`. */
   readonly RETURN_TRUSTED_TYPE: false;
-  /** Return a string, not a DOM node. */
-  readonly RETURN_DOM: false;
-  /** Return a string, not a fragment. */
-  readonly RETURN_DOM_FRAGMENT: false;
   /** Return the body's content only. */
   readonly WHOLE_DOCUMENT: false;
 }
@@ -86,6 +102,8 @@ export interface AttributeHookEvent {
 export interface Purifier {
   /** False when the window lacks what DOMPurify needs. */
   readonly isSupported: boolean;
+  /** What the last `sanitize` call removed (elements and attributes). */
+  removed?: unknown[];
   /** Registers a hook that may detach the node to remove it. */
   addHook(entryPoint: "uponSanitizeElement", hook: (node: Node) => void): void;
   /** Registers a hook that decides per attribute. */
@@ -93,22 +111,29 @@ export interface Purifier {
     entryPoint: "uponSanitizeAttribute",
     hook: (node: Element, event: AttributeHookEvent) => void,
   ): void;
+  /** Registers a hook run after a node (text too) is sanitized. */
+  addHook(
+    entryPoint: "afterSanitizeElements",
+    hook: (node: Node) => void,
+  ): void;
   /** Registers a hook run after an element's attributes are sanitized. */
   addHook(
     entryPoint: "afterSanitizeAttributes",
     hook: (node: Element) => void,
   ): void;
-  /** Sanitizes an HTML string with the given options. */
-  sanitize(html: string, config: SanitizerPolicy): string;
+  /**
+   * Sanitizes an HTML string, or with `IN_PLACE` an element's content where
+   * it is.
+   */
+  sanitize(
+    dirty: string | Node,
+    config: SanitizerPolicy & { IN_PLACE?: boolean },
+  ): string | Node;
 }
 
-/** Tags kept in stored rich HTML. */
-const TAGS = [
-  "p",
+/** Inline tags kept in stored rich HTML. */
+const KEPT_INLINE = [
   "br",
-  "h2",
-  "h3",
-  "h4",
   "strong",
   "b",
   "em",
@@ -118,19 +143,180 @@ const TAGS = [
   "strike",
   "del",
   "a",
+  "code",
+  "img",
+] as const;
+
+/** Block tags kept in stored rich HTML: they separate words themselves. */
+const KEPT_BLOCK = [
+  "p",
+  "h2",
+  "h3",
+  "h4",
   "ul",
   "ol",
   "li",
   "blockquote",
-  "code",
   "pre",
-  "img",
+  "table",
+  "caption",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "th",
+  "td",
 ] as const;
+
+/** Every tag kept in stored rich HTML. */
+export const KEPT_TAGS: readonly string[] = Object.freeze([
+  ...KEPT_BLOCK,
+  ...KEPT_INLINE,
+]);
+
+/**
+ * Elements removed together with their content: code, styles, embedded
+ * documents and media, foreign content, and elements whose content is not
+ * text a reader sees. (DOMPurify's default list, without `thead`.)
+ */
+export const DROPPED_WITH_CONTENT: readonly string[] = Object.freeze([
+  "annotation-xml",
+  "audio",
+  "colgroup",
+  "desc",
+  "foreignobject",
+  "head",
+  "iframe",
+  "math",
+  "mi",
+  "mn",
+  "mo",
+  "ms",
+  "mtext",
+  "noembed",
+  "noframes",
+  "noscript",
+  "plaintext",
+  "script",
+  "style",
+  "svg",
+  "template",
+  "title",
+  "video",
+  "xmp",
+]);
+
+/**
+ * Unwrapped elements that render as blocks (or break lines): when one is
+ * unwrapped, a `<br>` keeps its content apart from neighbouring text.
+ */
+export const SEPARATED_TAGS: readonly string[] = Object.freeze([
+  "address",
+  "article",
+  "aside",
+  "center",
+  "dd",
+  "details",
+  "dialog",
+  "dir",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "legend",
+  "listing",
+  "main",
+  "menu",
+  "nav",
+  "optgroup",
+  "option",
+  "search",
+  "section",
+  "summary",
+]);
+
+const KEPT = new Set<string>(KEPT_TAGS);
+const DROPPED = new Set<string>(DROPPED_WITH_CONTENT);
+const SEPARATED = new Set<string>(SEPARATED_TAGS);
+const BOUNDARY = new Set<string>([...KEPT_BLOCK, "br", ...SEPARATED_TAGS]);
+// Parents whose text content the HTML parser moves elsewhere: no <br> there.
+const TABLE_CONTEXT = new Set(["table", "thead", "tbody", "tfoot", "tr"]);
+
+/** What the policy does with an HTML element, by its lower-case tag name. */
+export type ElementRule = "keep" | "unwrap" | "drop";
+
+/**
+ * The rule for an HTML element: kept, unwrapped (content stays) or dropped
+ * with its content. Elements outside the HTML namespace are always dropped.
+ *
+ * @example
+ * ```ts
+ * import { elementRule } from "./sanitizer.ts";
+ * elementRule("td"); // "keep"
+ * elementRule("div"); // "unwrap"
+ * elementRule("script"); // "drop"
+ * ```
+ */
+export function elementRule(tag: string): ElementRule {
+  return KEPT.has(tag) ? "keep" : DROPPED.has(tag) ? "drop" : "unwrap";
+}
+
+/**
+ * Whether unwrapping `tag` inside `parentTag` needs line breaks around its
+ * content (a block element outside table structure).
+ *
+ * @example
+ * ```ts
+ * import { isSeparated } from "./sanitizer.ts";
+ * isSeparated("div", "body"); // true
+ * isSeparated("span", "body"); // false
+ * ```
+ */
+export function isSeparated(tag: string, parentTag: string): boolean {
+  return SEPARATED.has(tag) && !TABLE_CONTEXT.has(parentTag);
+}
+
+/**
+ * Whether an element with this tag already keeps words apart on its side
+ * (a kept block, a `<br>`, or an unwrapped block that separates itself).
+ *
+ * @example
+ * ```ts
+ * import { isBoundaryTag } from "./sanitizer.ts";
+ * isBoundaryTag("p"); // true
+ * isBoundaryTag("b"); // false
+ * ```
+ */
+export function isBoundaryTag(tag: string): boolean {
+  return BOUNDARY.has(tag);
+}
 
 /** Attributes kept, per tag. Any other attribute on any tag is removed. */
 const ATTRS_BY_TAG: ReadonlyMap<string, readonly string[]> = new Map([
-  ["a", ["href", "target"]],
-  ["img", ["src", "alt", "width", "height"]],
+  ["a", ["href", "target", "rel"]],
+  [
+    "img",
+    ["src", "alt", "width", "height", "srcset", "sizes", "loading", "decoding"],
+  ],
+  ["th", ["colspan", "rowspan"]],
+  ["td", ["colspan", "rowspan"]],
+]);
+
+/** Attributes admitted only with one exact value. */
+const EXACT_VALUES: ReadonlyMap<string, string> = new Map([
+  ["target", "_blank"],
+  ["loading", "lazy"],
+  ["decoding", "async"],
 ]);
 
 /** The `rel` value forced on every link with an `href`. */
@@ -139,13 +325,13 @@ export const LINK_REL = "noopener noreferrer nofollow";
 /** Largest accepted `width` or `height` of an `<img>`, in CSS pixels. */
 export const MAX_IMAGE_SIDE = 10000;
 
-/** Schemes a link's `href` may have (besides relative URLs). */
-export const LINK_SCHEMES: readonly string[] = [
+/** URL schemes admitted in a link's `href` (besides relative URLs). */
+export const LINK_SCHEMES: readonly string[] = Object.freeze([
   "http",
   "https",
   "mailto",
   "tel",
-];
+]);
 const IMAGE_SCHEMES: readonly string[] = ["http", "https"];
 const HTML_NS = "http://www.w3.org/1999/xhtml";
 // Characters browsers strip from URLs (C0 controls, space, tab, newline),
@@ -156,6 +342,16 @@ const IGNORED_IN_URL =
 const SCHEME = /^([a-z][a-z\d+.-]*):/i;
 const NETWORK_PATH = /^[\\/]{2}/;
 const SIDE = /^[1-9]\d{0,4}$/;
+const SPAN = /^[1-9]\d{0,3}$/;
+const MAX_SPAN = 1000;
+// One srcset candidate: a URL without commas or spaces, then an optional
+// width (`640w`) or density (`2x`, `1.5x`) descriptor.
+const SRCSET_CANDIDATE =
+  /^(\S+?)(?:\s+(?:[1-9]\d{0,4}w|\d{1,2}(?:\.\d{1,3})?x))?$/;
+// `sizes`: media conditions and lengths only; no functions but calc/min/max.
+const SIZES = /^[a-z\d\s().,:%+\-*/]{1,1000}$/i;
+const SIZES_FUNCTIONS = /[a-z-]+\(/gi;
+const ALLOWED_SIZES_FUNCTIONS = new Set(["calc(", "min(", "max(", "clamp("]);
 
 /**
  * The DOMPurify configuration of the policy. Frozen; pass it as is.
@@ -165,17 +361,11 @@ const SIDE = /^[1-9]\d{0,4}$/;
 export const SANITIZER_POLICY: SanitizerPolicy = Object.freeze({
   // "body" is the root DOMPurify walks, never output: the HTML parser merges
   // any <body> tag into the one root. Allowing it spares DOMPurify a deep
-  // clone of the whole input (server sanitize time halves). DOMPurify's
-  // default allowlist has it too.
-  ALLOWED_TAGS: Object.freeze([...TAGS, "body"]) as string[],
-  ALLOWED_ATTR: Object.freeze([
-    "href",
-    "target",
-    "src",
-    "alt",
-    "width",
-    "height",
-  ]) as string[],
+  // clone of the whole input, and lets the server sanitize a body in place.
+  ALLOWED_TAGS: Object.freeze([...KEPT_TAGS, "body"]) as string[],
+  ALLOWED_ATTR: Object.freeze([...new Set([...ATTRS_BY_TAG.values()].flat())])
+    .slice().sort() as string[],
+  FORBID_CONTENTS: DROPPED_WITH_CONTENT as string[],
   ALLOWED_NAMESPACES: Object.freeze([HTML_NS]) as string[],
   // http, https, mailto, tel, or no scheme at all (the hooks refine this).
   ALLOWED_URI_REGEXP:
@@ -184,15 +374,47 @@ export const SANITIZER_POLICY: SanitizerPolicy = Object.freeze({
   ALLOW_ARIA_ATTR: false,
   ALLOW_UNKNOWN_PROTOCOLS: false,
   KEEP_CONTENT: true,
-  SAFE_FOR_XML: true,
+  SAFE_FOR_XML: false,
   RETURN_TRUSTED_TYPE: false,
-  RETURN_DOM: false,
-  RETURN_DOM_FRAGMENT: false,
   WHOLE_DOCUMENT: false,
 });
+Object.freeze(SANITIZER_POLICY.ALLOWED_ATTR);
+
+/** Options of {@linkcode createSanitizer}. */
+export interface SanitizerOptions {
+  /**
+   * Where uploaded media is served from, e.g. `/media/` or
+   * `https://cdn.example/media/`. An `<img srcset>` is kept only when every
+   * URL in it starts with this base; without it, `srcset` and `sizes` are
+   * always removed.
+   */
+  readonly mediaBase?: string;
+}
+
+/** The result of a counted sanitize. */
+export interface SanitizeResult {
+  /** The clean HTML. */
+  readonly html: string;
+  /**
+   * How many elements, comments and attributes the policy removed or
+   * unwrapped (0 for HTML that was already clean).
+   */
+  readonly removed: number;
+}
 
 /** A sanitizer bound to one DOMPurify instance: dirty HTML in, clean out. */
-export type Sanitize = (html: string) => string;
+export interface Sanitize {
+  /** Sanitizes an HTML string. */
+  (html: string): string;
+  /** Sanitizes an HTML string and counts what was removed. */
+  counted(html: string): SanitizeResult;
+  /**
+   * Sanitizes the children of `root` (a `<body>` element, attached or not)
+   * where they are, and returns how many things were removed. The server
+   * uses it on a tree it built itself.
+   */
+  inPlace(root: Element): number;
+}
 
 /**
  * Whether `value` is an acceptable URL given the allowed schemes: a listed
@@ -220,6 +442,13 @@ export function isAllowedUrl(
  * Whether an `<img>` with these raw attribute values is admitted: `width`
  * and `height` plain integers from 1 to {@linkcode MAX_IMAGE_SIDE}, `src`
  * http(s) or relative.
+ *
+ * @example
+ * ```ts
+ * import { isAllowedImage } from "./sanitizer.ts";
+ * isAllowedImage("/a.png", "640", "480"); // true
+ * isAllowedImage("/a.png", "640px", "480"); // false
+ * ```
  */
 export function isAllowedImage(
   src: string | null,
@@ -230,17 +459,216 @@ export function isAllowedImage(
     isSide(width) && isSide(height);
 }
 
+/**
+ * Whether an `srcset` value is admitted: every candidate URL starts with
+ * `mediaBase`, has no `..` segment, backslash or encoded dot, and carries at
+ * most a plain `w` or `x` descriptor. Without a `mediaBase`, never.
+ *
+ * @example
+ * ```ts
+ * import { isAllowedSrcset } from "./sanitizer.ts";
+ * isAllowedSrcset("/media/a-640.webp 640w, /media/a.webp 1280w", "/media/"); // true
+ * isAllowedSrcset("/media/../admin 1x", "/media/"); // false
+ * isAllowedSrcset("https://evil.example/a.png 2x", "/media/"); // false
+ * ```
+ */
+export function isAllowedSrcset(
+  value: string,
+  mediaBase: string | undefined,
+): boolean {
+  if (!mediaBase || value.length > 4000) return false;
+  const candidates = value.split(",");
+  return candidates.every((candidate) => {
+    const match = SRCSET_CANDIDATE.exec(candidate.trim());
+    if (match === null) return false;
+    const url = match[1];
+    return url.startsWith(mediaBase) && !/\.\.|\\|%2e|%5c/i.test(url) &&
+      isAllowedUrl(url, IMAGE_SCHEMES);
+  });
+}
+
+function isAllowedSizes(value: string): boolean {
+  if (!SIZES.test(value)) return false;
+  for (const [fn] of value.matchAll(SIZES_FUNCTIONS)) {
+    if (!ALLOWED_SIZES_FUNCTIONS.has(fn.toLowerCase())) return false;
+  }
+  return true;
+}
+
 function isSide(value: string | null): boolean {
   return value !== null && SIDE.test(value) && Number(value) <= MAX_IMAGE_SIDE;
 }
 
-function isHtmlElement(node: Node, localName: string): node is Element {
+function isHtmlElement(node: Node, localName?: string): node is Element {
   const el = node as Element;
-  return node.nodeType === 1 && el.localName === localName &&
-    el.namespaceURI === HTML_NS;
+  return node.nodeType === 1 && el.namespaceURI === HTML_NS &&
+    (localName === undefined || el.localName === localName);
 }
 
-const installed = new WeakMap<Purifier, Sanitize>();
+/** Whitespace-only text, comments and dropped elements do not separate. */
+function isTransparent(node: Node): boolean {
+  return (node.nodeType === 3 && (node as Text).data.trim() === "") ||
+    node.nodeType === 8 || node.nodeType === 7 ||
+    (node.nodeType === 1 && !isHtmlElement(node)) ||
+    (isHtmlElement(node) && DROPPED.has(node.localName));
+}
+
+function isBoundary(
+  node: Node | null,
+  step: "previousSibling" | "nextSibling",
+) {
+  while (node !== null && isTransparent(node)) node = node[step];
+  return node === null ||
+    (isHtmlElement(node) && BOUNDARY.has(node.localName));
+}
+
+/**
+ * Unwraps `node` where it stands: its children move, once each, to after
+ * it (so DOMPurify's walk still visits them), with a `<br>` on each side
+ * where a block's content would touch neighbouring text. Linear in the
+ * number of children; no subtree is copied.
+ */
+function unwrapInDom(node: Element): void {
+  const parent = node.parentNode;
+  if (parent === null) return;
+  const doc = node.ownerDocument;
+  const separated = isSeparated(
+    node.localName,
+    (parent as Element).localName ?? "",
+  );
+  const before = separated &&
+    !isBoundary(node.previousSibling, "previousSibling");
+  const after = separated && !isBoundary(node.nextSibling, "nextSibling");
+  const next = node.nextSibling;
+  const hasContent = (node.textContent ?? "").trim() !== "";
+  if (before && (hasContent || after)) {
+    parent.insertBefore(doc.createElement("br"), node);
+  }
+  while (node.firstChild) parent.insertBefore(node.firstChild, next);
+  if (after && hasContent) parent.insertBefore(doc.createElement("br"), next);
+  parent.removeChild(node);
+}
+
+// Whether this document's serializer writes the extra line feed that the
+// HTML parser drops after <pre> (the current spec and jsdom do not).
+const preSerializerAddsNewline = new WeakMap<Document, boolean>();
+
+/**
+ * Makes the first text of a `<pre>` that starts with a line feed survive
+ * serializing: the parser drops one leading line feed, so one more is
+ * written. DOMPurify visits text after any sibling before it is unwrapped
+ * or removed, so the text is the `<pre>`'s first child for good.
+ */
+function protectPreNewline(text: Text): void {
+  const pre = text.parentNode;
+  if (
+    pre === null || pre.firstChild !== text || !text.data.startsWith("\n") ||
+    !isHtmlElement(pre, "pre")
+  ) return;
+  const doc = text.ownerDocument;
+  let adds = preSerializerAddsNewline.get(doc);
+  if (adds === undefined) {
+    const probe = doc.createElement("pre");
+    probe.textContent = "\nx";
+    adds = probe.innerHTML.startsWith("\n\n");
+    preSerializerAddsNewline.set(doc, adds);
+  }
+  if (!adds) text.data = "\n" + text.data;
+}
+
+interface InstanceState {
+  options: SanitizerOptions;
+  /** Removals the hooks made that DOMPurify does not record. */
+  removed: number;
+  /** Nodes the hooks removed; DOMPurify's attribute records on them are moot. */
+  gone: WeakSet<Node>;
+}
+
+const installed = new WeakMap<Purifier, InstanceState>();
+
+function install(purify: Purifier): InstanceState {
+  const existing = installed.get(purify);
+  if (existing) return existing;
+  if (!purify.isSupported) {
+    throw new Error("DOMPurify is not supported by this window");
+  }
+  const state: InstanceState = { options: {}, removed: 0, gone: new WeakSet() };
+  purify.addHook("uponSanitizeElement", (node) => {
+    if (!isHtmlElement(node)) return; // text, comments, foreign: DOMPurify's
+    const tag = node.localName;
+    if (tag === "img") {
+      // A bad <img> goes entirely; DOMPurify treats a detached node as removed.
+      if (
+        !isAllowedImage(
+          node.getAttribute("src"),
+          node.getAttribute("width"),
+          node.getAttribute("height"),
+        )
+      ) {
+        node.parentNode?.removeChild(node);
+        state.removed++;
+        state.gone.add(node);
+      }
+    } else if (tag !== "body" && elementRule(tag) === "unwrap") {
+      unwrapInDom(node);
+      state.removed++;
+      state.gone.add(node);
+    }
+  });
+  purify.addHook("uponSanitizeAttribute", (node, event) => {
+    const name = event.attrName;
+    const value = event.attrValue;
+    const allowed = ATTRS_BY_TAG.get(node.localName) ?? [];
+    let keep = allowed.includes(name);
+    if (keep) {
+      const exact = EXACT_VALUES.get(name);
+      if (exact !== undefined) keep = value === exact;
+      else if (name === "href") keep = isAllowedUrl(value, LINK_SCHEMES);
+      else if (name === "rel") keep = value === LINK_REL;
+      else if (name === "srcset") {
+        keep = isAllowedSrcset(value, state.options.mediaBase);
+      } else if (name === "sizes") {
+        keep = isAllowedSrcset(
+          node.getAttribute("srcset") ?? "",
+          state.options.mediaBase,
+        ) && isAllowedSizes(value);
+      } else if (name === "colspan" || name === "rowspan") {
+        keep = SPAN.test(value) && Number(value) <= MAX_SPAN;
+      }
+    }
+    if (!keep) event.keepAttr = false;
+    else event.attrValue = value; // as judged (trimmed)
+  });
+  purify.addHook("afterSanitizeElements", (node) => {
+    if (node.nodeType === 3) protectPreNewline(node as Text);
+  });
+  purify.addHook("afterSanitizeAttributes", (node) => {
+    if (isHtmlElement(node, "a")) {
+      if (node.hasAttribute("href")) node.setAttribute("rel", LINK_REL);
+      else {
+        // A link without an address keeps neither rel nor target.
+        for (const name of ["rel", "target"]) {
+          if (node.hasAttribute(name)) {
+            node.removeAttribute(name);
+            if (name === "target") state.removed++;
+          }
+        }
+      }
+    }
+  });
+  installed.set(purify, state);
+  return state;
+}
+
+/** Removals DOMPurify recorded, less attribute records on removed nodes. */
+function countRemoved(purify: Purifier, state: InstanceState): number {
+  let count = state.removed;
+  for (const item of purify.removed ?? []) {
+    const from = (item as { from?: Node }).from;
+    if (from === undefined || !state.gone.has(from)) count++;
+  }
+  return count;
+}
 
 /**
  * Installs the policy's hooks on a DOMPurify instance (once per instance)
@@ -254,11 +682,13 @@ const installed = new WeakMap<Purifier, Sanitize>();
  * @example Browser
  * ```ts ignore
  * import DOMPurify from "dompurify";
- * const sanitize = createSanitizer(DOMPurify(window));
- * sanitize('<a href="javascript:alert(1)" target="_blank">x</a>'); // "<a>x</a>"
+ * const sanitize = createSanitizer(DOMPurify(window), { mediaBase: "/media/" });
+ * sanitize('<a href="javascript:alert(1)" target="_top">x</a>'); // "<a>x</a>"
+ * sanitize.counted("<div>Name</div><div>Role</div>");
+ * // { html: "Name<br>Role", removed: 2 }
  * ```
  *
- * @example Server (what `sanitizeHtml` does)
+ * @example Server (what `server/sanitize_dom.ts` does)
  * ```ts ignore
  * import { JSDOM } from "jsdom";
  * import createDOMPurify from "dompurify";
@@ -267,47 +697,34 @@ const installed = new WeakMap<Purifier, Sanitize>();
  * // '<img src="/a.png" width="10" height="20" alt="x">'
  * ```
  */
-export function createSanitizer(purify: Purifier): Sanitize {
-  const existing = installed.get(purify);
-  if (existing) return existing;
-  if (!purify.isSupported) {
-    throw new Error("DOMPurify is not supported by this window");
-  }
-  purify.addHook("uponSanitizeElement", (node) => {
-    // A bad <img> goes entirely; DOMPurify treats a detached node as removed.
-    if (
-      isHtmlElement(node, "img") &&
-      !isAllowedImage(
-        node.getAttribute("src"),
-        node.getAttribute("width"),
-        node.getAttribute("height"),
-      )
-    ) {
-      node.parentNode?.removeChild(node);
-    }
-  });
-  purify.addHook("uponSanitizeAttribute", (node, event) => {
-    const allowed = ATTRS_BY_TAG.get(node.localName) ?? [];
-    if (
-      !allowed.includes(event.attrName) ||
-      (event.attrName === "href" &&
-        !isAllowedUrl(event.attrValue, LINK_SCHEMES)) ||
-      (event.attrName === "target" && event.attrValue !== "_blank")
-    ) {
-      event.keepAttr = false;
-    }
-  });
-  purify.addHook("afterSanitizeAttributes", (node) => {
-    if (isHtmlElement(node, "a") && node.hasAttribute("href")) {
-      node.setAttribute("rel", LINK_REL);
-    } else if (isHtmlElement(node, "a")) node.removeAttribute("target");
-  });
-  const sanitize: Sanitize = (html) => {
+export function createSanitizer(
+  purify: Purifier,
+  options: SanitizerOptions = {},
+): Sanitize {
+  const state = install(purify);
+  const run = (dirty: string | Element) => {
+    state.options = options;
+    state.removed = 0;
+    state.gone = new WeakSet();
+    return purify.sanitize(
+      dirty,
+      typeof dirty === "string"
+        ? SANITIZER_POLICY
+        : { ...SANITIZER_POLICY, IN_PLACE: true },
+    );
+  };
+  const counted = (html: string): SanitizeResult => {
     if (typeof html !== "string") {
       throw new TypeError("sanitize expects a string of HTML");
     }
-    return purify.sanitize(html, SANITIZER_POLICY);
+    const out = run(html) as string;
+    return { html: out, removed: countRemoved(purify, state) };
   };
-  installed.set(purify, sanitize);
+  const sanitize = ((html: string) => counted(html).html) as Sanitize;
+  sanitize.counted = counted;
+  sanitize.inPlace = (root) => {
+    run(root);
+    return countRemoved(purify, state);
+  };
   return sanitize;
 }

@@ -1,14 +1,14 @@
 /**
  * Server-side sanitizing of rich field values with the shared policy from
- * `core/sanitizer.ts`, run by DOMPurify on jsdom. jsdom, DOMPurify and
- * parse5 are imported lazily, on the first call, so hosts that never save a
- * rich field never load them.
+ * `core/sanitizer.ts`, run by DOMPurify on jsdom, off the main thread.
  *
- * Before jsdom sees the HTML, a counting parse5 pass enforces
- * {@linkcode HTML_LIMITS}. Without it, 10 KB of misnested formatting tags
- * make the HTML parser build hundreds of thousands of elements (about a
- * minute of CPU), thousands of stripped siblings cost seconds (jsdom's
- * child removal is linear), and deep nesting overflows jsdom's serializer.
+ * Values go to a small pool of persistent workers
+ * (`server/sanitize_worker.ts`, started on the first call; they do not keep
+ * the process alive). Each worker parses a value once, enforces the
+ * {@linkcode HtmlLimits} while it parses, and sanitizes in time linear in
+ * the value's size. A value still running at the deadline is answered
+ * `400 rich HTML too complex` and its worker is terminated and replaced, so
+ * one pathological value never stalls other requests.
  *
  * @example
  * ```ts
@@ -21,119 +21,174 @@
  * @module
  */
 
-import type { WindowLike } from "dompurify";
-import type { DefaultTreeAdapterMap, TreeAdapter } from "parse5";
-import {
-  createSanitizer,
-  type Sanitize,
-  SANITIZER_POLICY,
-} from "../core/sanitizer.ts";
+import { Worker } from "node:worker_threads";
+import { HttpError } from "./http.ts";
+import type { SanitizeResult, SanitizerOptions } from "../core/sanitizer.ts";
+import { HTML_LIMITS, type HtmlLimits } from "./sanitize_dom.ts";
+import type { WorkerAnswer, WorkerRequest } from "./sanitize_worker.ts";
 
-/** Limits on the parsed shape of rich HTML; see {@linkcode HtmlTooComplexError}. */
-export const HTML_LIMITS: Readonly<{
-  /** Elements the parser may create, implied ones included. */
-  elements: number;
-  /** Elements and comments the policy would have to remove one by one. */
-  removals: number;
-  /** Nesting depth of elements. */
-  depth: number;
-}> = Object.freeze({ elements: 20_000, removals: 1_000, depth: 512 });
+export { HTML_LIMITS, type HtmlLimits };
+export type { SanitizeResult, SanitizerOptions };
 
-/**
- * Thrown by {@linkcode sanitizeHtml} when the HTML exceeds
- * {@linkcode HTML_LIMITS}. A save handler answers it with a 4xx.
- */
-export class HtmlTooComplexError extends RangeError {
-  /** HTTP status for this error: 400 (the save handler answers with it). */
-  readonly status = 400;
+/** Options of {@linkcode sanitizeHtml} and {@linkcode sanitizeRich}. */
+export interface SanitizeOptions extends SanitizerOptions {
+  /** Limits to enforce; missing ones take {@linkcode HTML_LIMITS}. */
+  readonly limits?: Partial<HtmlLimits>;
   /**
-   * Creates the error.
-   *
-   * @param detail Which limit was exceeded.
+   * Milliseconds a value may take in its worker before it is refused with
+   * 400 (default {@linkcode SANITIZE_DEADLINE_MS}).
    */
-  constructor(detail: string) {
-    super(`rich HTML too complex: ${detail}`);
-    this.name = "HtmlTooComplexError";
+  readonly deadlineMs?: number;
+}
+
+/** Default deadline for one value, in milliseconds. */
+export const SANITIZE_DEADLINE_MS = 2_000;
+
+interface Job {
+  id: number;
+  request: WorkerRequest;
+  deadlineMs: number;
+  resolve(result: SanitizeResult): void;
+  reject(error: unknown): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job?: Job;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+const POOL_SIZE = Math.max(
+  1,
+  Math.min(2, globalThis.navigator?.hardwareConcurrency ?? 1),
+);
+const slots: Slot[] = [];
+const queue: Job[] = [];
+let nextId = 1;
+
+function spawn(): Slot {
+  const worker = new Worker(new URL("./sanitize_worker.ts", import.meta.url));
+  const slot: Slot = { worker, ready: false };
+  worker.on("message", (answer: WorkerAnswer) => {
+    if ("ready" in answer) {
+      slot.ready = true;
+    } else {
+      const job = slot.job;
+      clearTimeout(slot.timer);
+      slot.job = undefined;
+      if (job && job.id === answer.id) {
+        if ("error" in answer) {
+          const { status, message } = answer.error;
+          job.reject(
+            status !== undefined && status >= 400 && status < 500
+              ? new HttpError(status, message)
+              : new Error(`sanitizer: ${message}`),
+          );
+        } else job.resolve({ html: answer.html, removed: answer.removed });
+      }
+    }
+    pump();
+  });
+  worker.on("error", (error: unknown) => retire(slot, error));
+  worker.on("exit", () => retire(slot, new Error("sanitizer worker exited")));
+  slots.push(slot);
+  return slot;
+}
+
+/** Drops a slot; a job it held fails with `error` (a server fault). */
+function retire(slot: Slot, error: unknown): void {
+  const index = slots.indexOf(slot);
+  if (index === -1) return;
+  slots.splice(index, 1);
+  clearTimeout(slot.timer);
+  const job = slot.job;
+  slot.job = undefined;
+  job?.reject(error);
+  // A worker that died while loading would die again: fail what waits.
+  if (!slot.ready) {
+    for (const waiting of queue.splice(0)) waiting.reject(error);
+  }
+  pump();
+}
+
+/** Starts queued jobs on idle ready workers, spawning up to the pool size. */
+function pump(): void {
+  for (const slot of slots) {
+    if (queue.length === 0) break;
+    if (slot.ready && !slot.job) start(slot, queue.shift()!);
+  }
+  // Start a worker for waiting jobs, but not more than are waiting.
+  const starting = slots.filter((s) => !s.ready).length;
+  if (queue.length > starting && slots.length < POOL_SIZE) spawn();
+  for (const slot of slots) {
+    if (slot.job || (!slot.ready && queue.length > 0)) slot.worker.ref();
+    else slot.worker.unref();
   }
 }
 
-type Guard = (html: string) => void;
-
-let loading: Promise<[Guard, Sanitize]> | undefined;
-
-function load(): Promise<[Guard, Sanitize]> {
-  loading ??= (async () => {
-    const [{ JSDOM }, { default: createDOMPurify }, parse5] = await Promise
-      .all([import("jsdom"), import("dompurify"), import("parse5")]);
-    const { window } = new JSDOM("<!DOCTYPE html>");
-    // jsdom's window satisfies DOMPurify's WindowLike at run time.
-    const purify = createDOMPurify(window as unknown as WindowLike);
-    const guard: Guard = (html) =>
-      void parse5.parse(html, {
-        treeAdapter: countingAdapter(parse5.defaultTreeAdapter),
-        scriptingEnabled: false, // as jsdom's DOMParser
-      });
-    return [guard, createSanitizer(purify)] as [Guard, Sanitize];
-  })().catch((error) => {
-    loading = undefined; // let a later call retry
-    throw error;
-  });
-  return loading;
-}
-
-type Adapter = TreeAdapter<DefaultTreeAdapterMap>;
-
-/** parse5's default tree adapter, counting what it builds against the limits. */
-function countingAdapter(base: Adapter): Adapter {
-  const allowed = new Set(SANITIZER_POLICY.ALLOWED_TAGS);
-  const depths = new WeakMap<object, number>();
-  let elements = 0;
-  let removals = 0;
-  const removal = () => {
-    if (++removals > HTML_LIMITS.removals) {
-      throw new HtmlTooComplexError(`over ${HTML_LIMITS.removals} removals`);
-    }
-  };
-  const place = (parent: object, node: object) => {
-    const depth = (depths.get(parent) ?? 0) + 1;
-    if (depth > HTML_LIMITS.depth) {
-      throw new HtmlTooComplexError(`nested over ${HTML_LIMITS.depth} deep`);
-    }
-    depths.set(node, depth);
-  };
-  return {
-    ...base,
-    createElement(tagName, namespaceURI, attrs) {
-      if (++elements > HTML_LIMITS.elements) {
-        throw new HtmlTooComplexError(`over ${HTML_LIMITS.elements} elements`);
-      }
-      // img counts: an invalid one is removed.
-      if (!allowed.has(tagName) || tagName === "img") removal();
-      return base.createElement(tagName, namespaceURI, attrs);
-    },
-    createCommentNode(data) {
-      removal();
-      return base.createCommentNode(data);
-    },
-    appendChild(parent, node) {
-      place(parent, node);
-      base.appendChild(parent, node);
-    },
-    insertBefore(parent, node, reference) {
-      place(parent, node);
-      base.insertBefore(parent, node, reference);
-    },
-  };
+function start(slot: Slot, job: Job): void {
+  slot.job = job;
+  slot.timer = setTimeout(() => {
+    // Past the deadline: the worker may be stuck for minutes. Replace it.
+    retire(
+      slot,
+      new HttpError(
+        400,
+        `rich HTML too complex: not sanitized within ${job.deadlineMs} ms`,
+      ),
+    );
+    void slot.worker.terminate();
+  }, job.deadlineMs);
+  slot.worker.postMessage(job.request);
 }
 
 /**
- * Sanitizes rich HTML with the shared policy. The first call loads jsdom,
- * DOMPurify and parse5 (about half a second); later calls are synchronous
- * work.
+ * Sanitizes rich HTML with the shared policy and counts what it removed.
+ * The first call starts a worker, which loads jsdom and DOMPurify (about
+ * half a second).
  *
- * Throws a `TypeError` for a non-string, and an
- * {@linkcode HtmlTooComplexError} when the HTML exceeds
- * {@linkcode HTML_LIMITS}; a save handler answers both with 400.
+ * Rejects with `TypeError` for a non-string, and with an `HttpError` (413
+ * or 400, `rich HTML too complex: …`) past the limits or the deadline.
+ *
+ * @example
+ * ```ts
+ * import { sanitizeRich } from "./sanitize.ts";
+ *
+ * await sanitizeRich("<div>Name</div><div>Role</div>");
+ * // { html: "Name<br>Role", removed: 2 }
+ * ```
+ */
+export function sanitizeRich(
+  html: string,
+  options: SanitizeOptions = {},
+): Promise<SanitizeResult> {
+  if (typeof html !== "string") {
+    return Promise.reject(
+      new TypeError("sanitizeHtml expects a string of HTML"),
+    );
+  }
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    queue.push({
+      id,
+      request: {
+        id,
+        html,
+        options: { mediaBase: options.mediaBase },
+        limits: { ...HTML_LIMITS, ...options.limits },
+      },
+      deadlineMs: options.deadlineMs ?? SANITIZE_DEADLINE_MS,
+      resolve,
+      reject,
+    });
+    pump();
+  });
+}
+
+/**
+ * Sanitizes rich HTML with the shared policy; {@linkcode sanitizeRich}
+ * without the count.
  *
  * @example
  * ```ts
@@ -141,15 +196,13 @@ function countingAdapter(base: Adapter): Adapter {
  *
  * await sanitizeHtml('<img src="data:image/png;base64,AA" width="1" height="1">');
  * // ""
- * await sanitizeHtml('<a href="https://example.com" target="_blank">x</a>');
+ * await sanitizeHtml('<a href="https://example.com" target="_top">x</a>');
  * // '<a href="https://example.com" rel="noopener noreferrer nofollow">x</a>'
  * ```
  */
-export async function sanitizeHtml(html: string): Promise<string> {
-  if (typeof html !== "string") {
-    throw new TypeError("sanitizeHtml expects a string of HTML");
-  }
-  const [guard, sanitize] = await load();
-  if (html.includes("<")) guard(html); // DOMPurify returns the rest as is
-  return sanitize(html);
+export async function sanitizeHtml(
+  html: string,
+  options?: SanitizeOptions,
+): Promise<string> {
+  return (await sanitizeRich(html, options)).html;
 }
