@@ -88,13 +88,25 @@ export async function createDemoApp(
     const id = readCookie(req, SESSION_COOKIE);
     return id ? await sessions.get(id) : null;
   };
-  const save = createSaveHandler({ authorize, allowlist: ALLOWLIST, store });
+  // The endpoints check the Host allowlist themselves too (DNS rebinding).
+  const { allowedHosts } = options;
+  const save = createSaveHandler({
+    authorize,
+    allowlist: ALLOWLIST,
+    store,
+    allowedHosts,
+  });
   const history = createHistoryHandler({
     authorize,
     allowlist: ALLOWLIST,
     store,
+    allowedHosts,
   });
-  const media = createMediaHandler({ authorize, storage: options.media });
+  const media = createMediaHandler({
+    authorize,
+    storage: options.media,
+    allowedHosts,
+  });
 
   async function home(req: Request, url: URL): Promise<Response> {
     const editor = await authorize(req) ?? null;
