@@ -57,6 +57,8 @@ export interface ClientSite {
   authorized: boolean;
   /** Delay before the media handler runs, to observe upload progress. */
   uploadDelayMs: number;
+  /** Canned answers for the next save requests (the handler is skipped). */
+  saveAnswers: (() => Response)[];
   close(): Promise<void>;
 }
 
@@ -219,7 +221,7 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
     site.paths.push(pathname);
     if (pathname === "/api/cms/save") {
       const body = await req.clone().json().catch(() => ({}));
-      const res = await save(req);
+      const res = site.saveAnswers.shift()?.() ?? await save(req);
       site.saves.push({ method: req.method, body, status: res.status });
       return res;
     }
@@ -292,6 +294,7 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
     paths: [],
     authorized: true,
     uploadDelayMs: 0,
+    saveAnswers: [],
     close: () => server.close(),
   };
   return site;
