@@ -1,0 +1,221 @@
+/**
+ * Several instances at once: three demo processes (`deno run demo/main.ts`)
+ * on one PostgreSQL and one S3 server (s3rver). Twenty rounds of concurrent
+ * saves to different fields across instances, plus conflicting saves to one
+ * field: no lost update, every conflict 409, revision counts equal to
+ * accepted saves, one session valid on every instance.
+ */
+import assert from "node:assert/strict";
+import { samplePng } from "../demo/sample_image.ts";
+import { startPostgres } from "./helpers/postgres.ts";
+import { startS3rver } from "./helpers/s3rver.ts";
+
+const PASSWORD = "correct horse battery staple";
+const ROUNDS = 20;
+const INSTANCES = 3;
+const ROOT = new URL("../", import.meta.url);
+
+interface Instance {
+  url: string;
+  child: Deno.ChildProcess;
+  dir: string;
+}
+
+/** Starts `deno run demo/main.ts` and waits for its "Demo running at" line. */
+async function spawn(env: Record<string, string>): Promise<Instance> {
+  const dir = await Deno.makeTempDir({ prefix: "cms-multi-" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "demo/main.ts"],
+    cwd: ROOT,
+    env: { ...env, PORT: "0", CMS_DATA_DIR: dir },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  try {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`demo exited early: ${seen}`);
+      seen += value;
+      const match = seen.match(/Demo running at (http:\/\/\S+?)\/?\s/);
+      if (match) {
+        // Keep draining stdout so the process never blocks on a full pipe.
+        (async () => {
+          try {
+            while (!(await lines.read()).done);
+          } catch { /* closed */ }
+        })();
+        return { url: match[1], child, dir };
+      }
+    }
+    throw new Error("demo did not start within 60 s");
+  } catch (err) {
+    child.kill("SIGKILL");
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+    throw err;
+  }
+}
+
+async function stop(instance: Instance) {
+  try {
+    instance.child.kill("SIGTERM");
+  } catch { /* already gone */ }
+  await instance.child.status;
+  await Deno.remove(instance.dir, { recursive: true });
+}
+
+function headers(url: string, cookie: string): HeadersInit {
+  return {
+    Cookie: cookie,
+    "Sec-Fetch-Site": "same-origin",
+    Origin: url,
+    "Content-Type": "application/json",
+  };
+}
+
+async function save(
+  url: string,
+  cookie: string,
+  field: string,
+  value: string,
+  version?: string,
+) {
+  const res = await fetch(`${url}/api/cms/save`, {
+    method: "PATCH",
+    headers: headers(url, cookie),
+    body: JSON.stringify({
+      collection: "pages",
+      key: "home",
+      field,
+      value,
+      version,
+    }),
+  });
+  await res.body?.cancel();
+  return { status: res.status, version: res.headers.get("CMS-Version") };
+}
+
+async function revisions(url: string, cookie: string, field: string) {
+  const res = await fetch(
+    `${url}/api/cms/history?field=pages:home:${field}&limit=1000`,
+    { headers: headers(url, cookie) },
+  );
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  return body.revisions as { id: string; editor: string | null }[];
+}
+
+Deno.test("3 instances on one PostgreSQL and one S3: no lost update, conflicts 409, history complete", async () => {
+  await using pg = await startPostgres();
+  await using s3 = await startS3rver();
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: Deno.env.get("HOME") ?? "/tmp",
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
+    CMS_DATABASE_URL: await pg.database(),
+    CMS_EDITOR_PASSWORD: PASSWORD,
+    CMS_S3_BUCKET: s3.bucket,
+    CMS_S3_ENDPOINT: s3.endpoint,
+    CMS_S3_ACCESS_KEY_ID: s3.accessKeyId,
+    CMS_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    CMS_S3_PATH_STYLE: "true",
+  };
+  if (!env.DENO_DIR) delete (env as Record<string, string>).DENO_DIR;
+  const instances: Instance[] = [];
+  try {
+    // One after another: the first one creates the tables and seeds.
+    for (let i = 0; i < INSTANCES; i++) instances.push(await spawn(env));
+    const urls = instances.map((x) => x.url);
+
+    // Sign in on instance 0; the session works on every instance.
+    const login = await fetch(`${urls[0]}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Sec-Fetch-Site": "same-origin",
+        Origin: urls[0],
+      },
+      body: new URLSearchParams({ password: PASSWORD }).toString(),
+    });
+    await login.body?.cancel();
+    assert.equal(login.status, 303);
+    const cookie = login.headers.get("Set-Cookie")!.split(";")[0];
+
+    // Media through instance 2 lands in the one S3 bucket.
+    const upload = await fetch(`${urls[2]}/api/cms/media`, {
+      method: "POST",
+      headers: { ...headers(urls[2], cookie), "Content-Type": "image/png" },
+      body: await samplePng(20, 10),
+    });
+    assert.equal(upload.status, 200);
+    const media = await upload.json();
+    const object = await fetch(media.url);
+    await object.body?.cancel();
+    assert.equal(object.status, 200);
+
+    const accepted = new Map<string, number>();
+    const count = (field: string) =>
+      accepted.set(field, (accepted.get(field) ?? 0) + 1);
+    let titleVersion: string | undefined;
+    let conflicts = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const base = titleVersion;
+      const results = await Promise.all(urls.flatMap((url, i) => [
+        // Different fields (list items of one record) on each instance.
+        save(url, cookie, `features.${i}`, `r${round} i${i}`).then((r) => {
+          assert.equal(r.status, 204, `features.${i} round ${round}`);
+          count(`features.${i}`);
+        }),
+        // The same field from every instance, all based on one version.
+        save(url, cookie, "title", `title r${round} i${i}`, base).then((r) => {
+          assert.ok(
+            r.status === 204 || r.status === 409,
+            `title: ${r.status}`,
+          );
+          if (r.status === 204) {
+            count("title");
+            titleVersion = r.version!;
+          } else conflicts++;
+          return r.status;
+        }),
+      ]));
+      const titles = results.filter((s) => typeof s === "number");
+      if (round === 0) {
+        // No version yet: nothing to conflict with, all three are saved.
+        assert.deepEqual(titles.sort(), [204, 204, 204]);
+      } else {
+        assert.deepEqual(titles.sort(), [204, 409, 409], `round ${round}`);
+      }
+      // No lost update: every instance reads every item of this round.
+      for (const url of urls) {
+        const page = await (await fetch(`${url}/`)).text();
+        for (let i = 0; i < INSTANCES; i++) {
+          assert.ok(page.includes(`r${round} i${i}`), `${url} round ${round}`);
+        }
+      }
+    }
+    assert.equal(conflicts, 2 * (ROUNDS - 1));
+
+    // Revision counts equal accepted saves (plus the seeded value, kept
+    // once as the value from before history began), on every instance.
+    for (const field of ["title", "features.0", "features.1", "features.2"]) {
+      for (const url of urls) {
+        const revs = await revisions(url, cookie, field);
+        const byEditors = revs.filter((r) => r.editor !== null).length;
+        assert.equal(byEditors, accepted.get(field), `${field} on ${url}`);
+        assert.equal(revs.length - byEditors, 1);
+      }
+    }
+    console.log(
+      `${INSTANCES} instances, ${ROUNDS} rounds: ${
+        [...accepted.values()].reduce((a, b) => a + b)
+      } saves accepted, ${conflicts} conflicts (409), 0 lost`,
+    );
+  } finally {
+    await Promise.all(instances.map(stop));
+  }
+});
