@@ -48,7 +48,7 @@ export interface HtmlLimits {
   readonly attributesPerElement: number;
   /** Attributes in the whole value. Default 20,000. */
   readonly attributes: number;
-  /** Elements, comments and text runs the parser creates. Default 40,000. */
+  /** Elements, comments and text runs the parser creates. Default 10,000. */
   readonly nodes: number;
   /** Nesting depth of elements. Default 256 (browsers flatten past 512). */
   readonly depth: number;
@@ -58,7 +58,7 @@ export interface HtmlLimits {
 export const HTML_LIMITS: HtmlLimits = Object.freeze({
   attributesPerElement: 100,
   attributes: 20_000,
-  nodes: 40_000,
+  nodes: 10_000,
   depth: 256,
 });
 
