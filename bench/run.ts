@@ -13,6 +13,7 @@ import { run as imageBench } from "./image.ts";
 import { run as clientSize } from "./client_size.ts";
 import { run as clientMount } from "./client_mount.ts";
 import { run as clientSave } from "./client_save.ts";
+import { run as historyBench } from "./history.ts";
 
 interface Row {
   what: string;
@@ -136,5 +137,23 @@ rows.push(
     save.bareManyMs / save.bareOneMs,
   ),
 );
+
+for (const h of await historyBench()) {
+  rows.push(
+    row(
+      `save with history vs without, ${h.store} (save endpoint)`,
+      ms(h.endpointWithMs),
+      `without ${ms(h.endpointWithoutMs)}`,
+      h.endpointRatio,
+      1.3,
+    ),
+    row(
+      `list 1,000 revisions; restore, ${h.store} (context)`,
+      `${ms(h.list1000Ms)}; ${ms(h.restoreMs)}`,
+      `one save ${ms(h.saveMs)}`,
+      h.restoreMs / h.saveMs,
+    ),
+  );
+}
 
 console.table(rows);
