@@ -145,6 +145,7 @@ export function mount(
       run: () => emit("cms:open-drawer", { editor: cfg.editor }),
       icon: "settings",
     },
+    { label: "History", run: () => void showHistory() },
     { label: t("done"), run: done, icon: "done" },
   ];
   const bar = createBar(kit, cfg.editor, actions);
@@ -215,6 +216,17 @@ export function mount(
     if (alive) await model.resolve(f.id, choice);
   }
 
+  /** The history panel (a lazy chunk) of the last focused field. */
+  async function showHistory() {
+    const f = focused ?? list[0];
+    const { openHistory } = await import("./history.ts");
+    await openHistory(kit, cfg.history, {
+      id: f.id,
+      rich: f.rich,
+      restore: (value) => (model.edit(f.id, value), model.save()),
+    });
+  }
+
   function done() {
     if (model.status().dirty && !confirm(t("confirmDiscard"))) return;
     model.dropDrafts();
@@ -238,6 +250,7 @@ export function mount(
   // Regions: one set of delegated listeners for all plain regions.
   const rich: [PageField, number][] = [];
   const where = new Map<Element, PageField>();
+  let focused: PageField | undefined;
   /** The region an event target belongs to (targets may be inner elements). */
   const regionOf = (target: EventTarget | null) => {
     const el = (target as Element | null)?.closest?.("[data-cms-field]");
@@ -273,6 +286,10 @@ export function mount(
       model.retryNow();
     }),
     listen(window, "offline", render),
+    listen(document, "focusin", (e) => {
+      const el = regionOf(e.target);
+      if (el) focused = where.get(el);
+    }),
   );
 
   const ready = (async () => {

@@ -11,6 +11,8 @@ export interface CmsConfig {
   save: string;
   /** Media endpoint. Default `/api/cms/media`. */
   media: string;
+  /** History endpoint. Default `/api/cms/history`. */
+  history: string;
   /** Editor's display name shown in the edit bar. Default `""`. */
   editor: string;
   /** Where Done navigates. Default: the current URL without `edit`. */
@@ -32,6 +34,7 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
   const config: CmsConfig = {
     save: "/api/cms/save",
     media: "/api/cms/media",
+    history: "/api/cms/history",
     editor: "",
     exit: exit.href,
   };

@@ -383,3 +383,82 @@ Deno.test("history over HTTP: demo on PostgreSQL", async (t) => {
     await Deno.remove(clientDir, { recursive: true });
   }
 });
+
+Deno.test("history panel in Chromium: list, keyboard restore, page updates without reload", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "cms-history-ui-" });
+  const demo = await startDemo({ port: 0, dataDir, password: PASSWORD });
+  try {
+    const { withBrowser } = await import("./helpers/browser.ts");
+    const site = await loginSite(demo.url);
+    await save(site, "title", "Old title");
+    await save(site, "title", "New title");
+    await withBrowser("chromium", async (browser) => {
+      const page = await browser.newPage();
+      await page.goto(`${demo.url}/login`);
+      await page.evaluate((password) => {
+        const form = document.querySelector("form")!;
+        (form.querySelector("[name=password]") as HTMLInputElement).value =
+          password;
+        form.submit();
+      }, PASSWORD);
+      await page.waitFor(() => location.pathname === "/");
+      await page.goto(`${demo.url}/?edit`);
+      const title = `[data-cms-field="${TITLE}"]`;
+      await page.waitFor("cms-edit-bar");
+      await page.click(title);
+      await page.evaluate(() => {
+        const root = document.querySelector("cms-edit-bar")!.shadowRoot!;
+        [...root.querySelectorAll("button")]
+          .find((b) => b.textContent?.trim() === "History")!.click();
+      });
+      // The list: newest first, with who and a preview; focus on the first
+      // older revision's Restore.
+      await page.waitFor(() =>
+        document.querySelector("cms-history")?.shadowRoot
+          ?.querySelectorAll("li").length === 3
+      );
+      const rows = await page.evaluate(() =>
+        [...document.querySelector("cms-history")!.shadowRoot!
+          .querySelectorAll("li")].map((li) => li.textContent)
+      );
+      assert.match(rows[0]!, /Editor.*New title/);
+      assert.match(rows[1]!, /Editor.*Old title/);
+      assert.match(rows[2]!, /before history/);
+      const focused = await page.evaluate(() =>
+        document.querySelector("cms-history")!.shadowRoot!.activeElement
+          ?.textContent
+      );
+      assert.equal(focused, "Restore");
+      await page.press("Enter");
+      await page.waitFor(
+        (sel: string) =>
+          document.querySelector(sel)?.textContent === "Old title" &&
+          !document.querySelector("cms-history"),
+        {},
+        title,
+      );
+      await page.close();
+    });
+    const revs = (await listing(site)).revisions;
+    const newest = await get(site, { field: TITLE, revision: revs[0].id });
+    assert.equal((newest.body as { value: string }).value, "Old title");
+  } finally {
+    await demo.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+async function loginSite(url: string): Promise<Site> {
+  const res = await fetch(`${url}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "Sec-Fetch-Site": "same-origin",
+      Origin: url,
+    },
+    body: new URLSearchParams({ password: PASSWORD }).toString(),
+  });
+  await res.body?.cancel();
+  return { url, cookie: res.headers.get("Set-Cookie")!.split(";")[0] };
+}
