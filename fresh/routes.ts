@@ -19,6 +19,10 @@
 import type { FieldAddress } from "../core/address.ts";
 import { createSaveHandler, type SaveHandlerOptions } from "../server/save.ts";
 import {
+  createHistoryHandler,
+  type HistoryHandlerOptions,
+} from "../server/history.ts";
+import {
   createMediaHandler,
   type MediaHandlerOptions,
 } from "../server/media.ts";
@@ -140,6 +144,45 @@ export function cmsMediaRoute<State>(
     ...options,
     authorize: fromContext(options.authorize),
     authorizeMedia: authorizeMedia && fromContext(authorizeMedia),
+  }));
+}
+
+/** Options of {@linkcode cmsHistoryRoute}: the history handler's, with ctx-aware hooks. */
+export type CmsHistoryRouteOptions<State> =
+  & Omit<HistoryHandlerOptions, "authorize" | "canEdit">
+  & Pick<CmsSaveRouteOptions<State>, "authorize" | "canEdit">;
+
+/**
+ * The history endpoint as a Fresh 2 route handler: `GET` a field's
+ * revisions or one revision, `POST` a restore; other methods get 405. The
+ * rules are `createHistoryHandler`'s (the save endpoint's session, origin,
+ * allowlist and `canEdit`); the hooks receive the Fresh context, as in
+ * {@linkcode cmsSaveRoute}.
+ *
+ * @example
+ * ```ts
+ * // routes/api/cms/history.ts
+ * import { cmsHistoryRoute } from "@inplace/cms/fresh";
+ * import { defineContent, MemoryContentStore } from "@inplace/cms";
+ *
+ * type State = { user?: { name: string } };
+ * export const handler = cmsHistoryRoute<State>({
+ *   authorize: (ctx) => ctx.state.user ?? null,
+ *   allowlist: defineContent({ pages: { title: "plain", body: "rich" } }),
+ *   store: new MemoryContentStore(),
+ * });
+ * ```
+ */
+export function cmsHistoryRoute<State>(
+  options: CmsHistoryRouteOptions<State>,
+): FreshHandler<State> {
+  const { canEdit } = options;
+  return freshRoute(createHistoryHandler({
+    ...options,
+    authorize: fromContext(options.authorize),
+    canEdit: canEdit &&
+      ((_req, field, editor, context) =>
+        canEdit(context as FreshContextLike<State>, field, editor)),
   }));
 }
 
