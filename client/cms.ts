@@ -24,7 +24,7 @@ import { saveField } from "./save.ts";
 
 /** Options of `mountCms`: page config overrides, save concurrency, labels. */
 export interface MountOptions extends Partial<CmsConfig> {
-  /** Maximum concurrent save requests. Default 6 (the HTTP/1.1 per-host cap of browsers). */
+  /** Maximum concurrent save requests. Default 64 (see `ModelOptions`). */
   concurrency?: number;
   /**
    * The UI's language: `"en"` (default) or `"de"`, or a partial table whose

@@ -101,7 +101,11 @@ export interface ModelOptions {
   drafts?: DraftStore;
   /** Default: the real clock, `setTimeout` and `Math.random`. */
   clock?: Clock;
-  /** Maximum requests in flight. Default 6 (browsers' HTTP/1.1 per-host cap). */
+  /**
+   * Maximum requests in flight. Default 64: well above the browser's own
+   * per-host connection cap (6 over HTTP/1.1), so its pool refills a freed
+   * connection at once instead of waiting for script to send the next.
+   */
   concurrency?: number;
   /** Backoff: first delay, cap (ms) and attempts in all. */
   retry?: { base?: number; max?: number; attempts?: number };
@@ -270,7 +274,7 @@ export function createModel(
   }
 
   function pump() {
-    while (active < Math.max(1, options.concurrency ?? 6) && queue[0]) {
+    while (active < Math.max(1, options.concurrency ?? 64) && queue[0]) {
       active++;
       void send(queue.shift()!).finally(() => {
         active--;
@@ -287,7 +291,8 @@ export function createModel(
   function saved(f: Field, value: string, version?: string, keep = true) {
     rebase(f, value, keep ? version : undefined);
     forget(f);
-    drafts?.write(f);
+    // Edited while in flight: the rest is a draft on the new base.
+    if (isDirty(f)) drafts?.write(f);
     emit?.("cms:saved", { field: f.id, value, version });
     changed(f);
   }
