@@ -23,6 +23,7 @@
 
 import { Worker } from "node:worker_threads";
 import { HttpError } from "./http.ts";
+import { traceSanitize } from "./telemetry.ts";
 import type { SanitizeResult, SanitizerOptions } from "../core/sanitizer.ts";
 import { HTML_LIMITS, type HtmlLimits } from "./sanitize_dom.ts";
 import type { WorkerAnswer, WorkerRequest } from "./sanitize_worker.ts";
@@ -169,21 +170,22 @@ export function sanitizeRich(
     );
   }
   const id = nextId++;
-  return new Promise((resolve, reject) => {
-    queue.push({
-      id,
-      request: {
+  return traceSanitize(html.length, () =>
+    new Promise((resolve, reject) => {
+      queue.push({
         id,
-        html,
-        options: { mediaBase: options.mediaBase },
-        limits: { ...HTML_LIMITS, ...options.limits },
-      },
-      deadlineMs: options.deadlineMs ?? SANITIZE_DEADLINE_MS,
-      resolve,
-      reject,
-    });
-    pump();
-  });
+        request: {
+          id,
+          html,
+          options: { mediaBase: options.mediaBase },
+          limits: { ...HTML_LIMITS, ...options.limits },
+        },
+        deadlineMs: options.deadlineMs ?? SANITIZE_DEADLINE_MS,
+        resolve,
+        reject,
+      });
+      pump();
+    }));
 }
 
 /**

@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { checkAddress, type FieldAddress, fieldPath } from "../core/address.ts";
+import {
+  checkAddress,
+  type FieldAddress,
+  fieldPath,
+  formatAddress,
+} from "../core/address.ts";
 import { fitsLimit, isImageValue } from "../core/content.ts";
 import {
   type ConflictBody,
@@ -24,8 +29,10 @@ import type {
   ContentRecord,
   ContentStore,
   ContentValue,
+  DraftStore,
   Editor,
   EndpointCall,
+  PublishMode,
   RevisionInput,
 } from "./types.ts";
 import { contentVersion } from "./version.ts";
@@ -59,6 +66,12 @@ export interface SaveHandlerOptions extends OriginOptions {
   store: ContentStore;
   /** Largest accepted body in bytes (→ 413). Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * `direct` (default): a save goes live at once. `draft`: a save writes the
+   * field's draft (the store must be a {@linkcode DraftStore}); visitors
+   * keep the published value until a publish (`server/publish.ts`).
+   */
+  publishMode?: PublishMode;
   /**
    * Called after a successful write, before the 204 goes out, e.g. to purge
    * a cache. An error it throws is logged; the save still succeeds.
@@ -110,7 +123,8 @@ export function createSaveHandler(
 ): Handler<EndpointCall> {
   const { authorize, allowlist, canEdit, store, onSave } = options;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  return endpoint<EndpointCall>("save", async (req, _ctx, call) => {
+  const drafts = options.publishMode === "draft" ? draftStore(store) : null;
+  return endpoint<EndpointCall>("save", async (req, ctx, call) => {
     if (req.method !== "PATCH" && req.method !== "POST") {
       throw new HttpError(Status.MethodNotAllowed, "Method not allowed", {
         Allow: "PATCH, POST",
@@ -123,6 +137,7 @@ export function createSaveHandler(
     const context = call?.context;
     const editor = await authorize(req, context);
     if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
+    ctx.annotate?.({ editor: String(editor.id ?? editor.name) });
     const body = await readBody(req, maxBodyBytes);
     if (body instanceof Response) return body;
     const input = parseSave(body);
@@ -130,6 +145,10 @@ export function createSaveHandler(
     if (typeof address === "string") {
       throw new HttpError(Status.BadRequest, address);
     }
+    ctx.annotate?.({
+      collection: address.collection,
+      field: formatAddress(address),
+    });
     const target = resolveField(allowlist, address);
     if (typeof target === "string") {
       throw new HttpError(Status.BadRequest, target);
@@ -138,10 +157,18 @@ export function createSaveHandler(
       throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
     }
     const value = await cleanValue(target, input.value);
-    const outcome = await write(store, address, target, value, input.version, {
-      field: fieldPath(address),
-      editor: editor.name,
-    });
+    const outcome = await write(
+      drafts ?? store,
+      drafts !== null,
+      address,
+      target,
+      value,
+      input.version,
+      {
+        field: fieldPath(address),
+        editor: editor.name,
+      },
+    );
     if (outcome === "missing") {
       throw new HttpError(Status.BadRequest, "List item does not exist");
     }
@@ -242,6 +269,7 @@ type Outcome = "written" | "missing" | { current: string };
  */
 async function write(
   store: ContentStore,
+  draft: boolean,
   address: FieldAddress,
   target: ResolvedField,
   value: string,
@@ -249,12 +277,46 @@ async function write(
   revision: RevisionInput,
 ): Promise<Outcome> {
   let outcome: Outcome = "missing";
-  await store.update(address.collection, address.key, (current) => {
+  const mutate = (current: ContentRecord | null) => {
     const result = apply(current, target, value, version);
     outcome = result.outcome;
     return result.record;
-  }, revision);
+  };
+  // A draft store given here means draft mode: the save is the field's
+  // draft, checked against the value the editor sees (the draft, if any).
+  if (draft) {
+    await (store as DraftStore).updateDraft(
+      address.collection,
+      address.key,
+      mutate,
+      revision,
+    );
+  } else await store.update(address.collection, address.key, mutate, revision);
   return outcome;
+}
+
+/**
+ * `store` as a {@linkcode DraftStore}; throws a `TypeError` at set-up when
+ * publish mode `draft` is asked of a store without drafts.
+ *
+ * @example
+ * ```ts
+ * import { draftStore } from "./save.ts";
+ * import { MemoryContentStore } from "./store/memory.ts";
+ * draftStore(new MemoryContentStore()); // ok
+ * ```
+ */
+export function draftStore(store: ContentStore): DraftStore {
+  const s = store as Partial<DraftStore>;
+  if (
+    typeof s.updateDraft !== "function" || typeof s.publish !== "function" ||
+    typeof s.getDrafted !== "function"
+  ) {
+    throw new TypeError(
+      'publishMode "draft" needs a store with drafts (memory, KV, PostgreSQL)',
+    );
+  }
+  return store as DraftStore;
 }
 
 /** The pure read-modify-write step run inside `store.update`. */

@@ -178,6 +178,105 @@ export interface HistoryStore extends ContentStore {
   load(lines: AsyncIterable<StoreLine> | Iterable<StoreLine>): Promise<void>;
 }
 
+/**
+ * How saves go public: `direct` (default) makes every save live at once;
+ * `draft` makes a save the field's draft, which visitors never see until a
+ * publish.
+ */
+export type PublishMode = "direct" | "draft";
+
+/** An unpublished value of one field (publish mode `draft`). */
+export interface Draft {
+  /** The record's collection. */
+  collection: string;
+  /** The record's key. */
+  key: string;
+  /** The field: `name` or `name.index`. */
+  field: string;
+  /** The draft value (sanitized like any save). */
+  value: ContentValue;
+  /** When it was saved, ISO 8601. */
+  at: string;
+  /** Who saved it. */
+  editor: string;
+}
+
+/** A field to publish, with the version of its draft the editor saw. */
+export interface DraftRef {
+  /** The record's collection. */
+  collection: string;
+  /** The record's key. */
+  key: string;
+  /** The field: `name` or `name.index`. */
+  field: string;
+  /**
+   * `contentVersion` of the draft as the editor saw it; when the stored
+   * draft differs, the publish is refused with a conflict.
+   */
+  version?: string;
+}
+
+/** A field whose draft changed since the editor saw it. */
+export interface DraftConflict {
+  /** The record's collection. */
+  collection: string;
+  /** The record's key. */
+  key: string;
+  /** The field: `name` or `name.index`. */
+  field: string;
+  /** The draft stored now. */
+  value: ContentValue;
+  /** Its version. */
+  version: string;
+}
+
+/**
+ * What {@linkcode DraftStore.publish} did: with any conflict nothing was
+ * published (`published` is empty); otherwise every field in `published`
+ * went public in one atomic operation.
+ */
+export interface PublishResult {
+  /** The drafts that went public. */
+  published: Draft[];
+  /** Fields that another editor changed after the caller saw them. */
+  conflicts: DraftConflict[];
+}
+
+/**
+ * A {@linkcode HistoryStore} that also keeps drafts beside the published
+ * values (publish mode `draft`). `get` always returns the published values
+ * (what visitors see); `getDrafted` returns them with the drafts written
+ * over (edit mode and preview links).
+ */
+export interface DraftStore extends HistoryStore {
+  /** One record with its drafts written over it, or `null`. */
+  getDrafted(collection: string, key: string): Promise<ContentRecord | null>;
+  /**
+   * Saves a draft: `mutate` gets the record as {@linkcode getDrafted} reads
+   * it and returns the record to show (`null`: write nothing); the value of
+   * `revision.field` in it becomes that field's draft, with an unpublished
+   * revision, in one atomic operation. The published values do not change.
+   */
+  updateDraft(
+    collection: string,
+    key: string,
+    mutate: (current: ContentRecord | null) => ContentRecord | null,
+    revision: RevisionInput,
+  ): Promise<ContentRecord | null>;
+  /** Every draft of the store, oldest first. */
+  drafts(): Promise<Draft[]>;
+  /**
+   * Publishes `fields` (`null`: every draft) for `editor`, all or none, in
+   * one atomic operation: the drafts become the published values and each
+   * field gets a revision marked published. Fields without a draft are left
+   * out. When any field's draft is not the `version` given, nothing is
+   * published and the conflicts are returned.
+   */
+  publish(fields: DraftRef[] | null, editor: string): Promise<PublishResult>;
+  /** Drops one field's draft (the published value stays); `false`: none. */
+  discard(collection: string, key: string, field: string): Promise<boolean>;
+}
+
 /** Where uploaded images are kept and how the public reaches them. */
 export interface MediaStorage {
   /** Stores the bytes under `key` with the verified `contentType`. */
@@ -189,4 +288,9 @@ export interface MediaStorage {
   delete(key: string): Promise<void>;
   /** Public URL of a key: the public base address, a slash, then the key. */
   url(key: string): string;
+  /**
+   * Optional readiness probe: resolves when the storage can be reached,
+   * rejects otherwise. Cheap and read-only (used by `/readyz`).
+   */
+  check?(): Promise<void>;
 }

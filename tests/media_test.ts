@@ -380,7 +380,7 @@ Deno.test("media: a storage fault answers like save's: 500 with an error id that
       },
     });
     const reason = await expectText(await handler(upload(gif())), 500);
-    const id = /^Internal error \(id ([0-9a-f]{8})\)$/.exec(reason)?.[1];
+    const id = /^Internal error \(id ([0-9a-f]{16})\)$/.exec(reason)?.[1];
     assert.ok(id, reason);
     assert.ok(logged.some((l) => l.includes(id) && l.includes("bucket gone")));
   } finally {

@@ -808,7 +808,7 @@ Deno.test("save: a store fault answers 500 with an error id that is also logged"
         ),
         500,
       );
-      const id = /^Internal error \(id ([0-9a-f]{8})\)$/.exec(reason)?.[1];
+      const id = /^Internal error \(id ([0-9a-f]{16})\)$/.exec(reason)?.[1];
       assert.ok(id, reason);
       assert.ok(logged[i].includes(id) && logged[i].includes("pool exhausted"));
       assert.ok(!reason.includes("pool"), "no internals in the answer");

@@ -87,6 +87,12 @@ export class LocalMediaStorage implements MediaStorage {
     }
   }
 
+  /** Readiness probe: the folder must exist and be a folder. */
+  async check(): Promise<void> {
+    const info = await Deno.stat(this.dir);
+    if (!info.isDirectory) throw new Error(`${this.dir} is not a folder`);
+  }
+
   /** The public base address, a slash, then the key (URL-encoded per segment). */
   url(key: string): string {
     return `${this.publicUrl}/${

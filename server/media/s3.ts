@@ -116,6 +116,13 @@ export class S3MediaStorage implements MediaStorage {
     );
   }
 
+  /** Readiness probe: a signed `HEAD` of the bucket must answer 2xx. */
+  async check(): Promise<void> {
+    const res = await this.#client.fetch(`${this.#base}/`, { method: "HEAD" });
+    await res.body?.cancel();
+    if (!res.ok) throw new Error(`S3 HEAD bucket failed: ${res.status}`);
+  }
+
   /** The public base address, a slash, then the key (URL-encoded per segment). */
   url(key: string): string {
     return `${this.#publicUrl}/${encodeKey(key)}`;

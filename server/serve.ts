@@ -1,0 +1,240 @@
+/**
+ * Graceful shutdown for a host's own `Deno.serve`. On the first SIGTERM or
+ * SIGINT (or when `signal` aborts), the server drains:
+ * - requests in flight finish, their bodies included, within `deadlineMs`;
+ * - any new request is answered `503` with `Retry-After` and
+ *   `Connection: close` (never a 4xx), and `draining` is aborted so a
+ *   readiness check turns 503 too;
+ * - once nothing is in flight (or at the deadline) the listener closes.
+ *
+ * A second signal is harmless; a third exits the process at once (code 130).
+ *
+ * Why the listener stays open while draining: Deno's `server.shutdown()`
+ * cuts request bodies that are still streaming (measured on Deno 2.9: the
+ * handler's body read fails with `BadResource`), so it is called only once
+ * the requests in flight are done or the deadline has passed. Until then a
+ * new connection is still accepted, and its request is answered 503.
+ *
+ * @example
+ * ```ts
+ * import { serveGracefully } from "./serve.ts";
+ * const server = serveGracefully((_req) => new Response("hi"), { port: 8000 });
+ * await server.finished; // after SIGTERM/SIGINT, once drained
+ * // close your stores here, then exit
+ * ```
+ *
+ * @module
+ */
+import { log } from "./log.ts";
+
+/** A `Deno.serve` handler. */
+export type ServeHandler = (
+  req: Request,
+  info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+) => Response | Promise<Response>;
+
+/** Options of {@linkcode serveGracefully}. */
+export interface ServeGracefullyOptions {
+  /** Port; `0` picks a free one. Default 8000. */
+  port?: number;
+  /** Interface to bind. Default `0.0.0.0`. */
+  hostname?: string;
+  /** How long requests in flight may take once draining starts. Default 10 s. */
+  deadlineMs?: number;
+  /** `Retry-After` of the 503 answers while draining, in seconds. Default 5. */
+  retryAfterSeconds?: number;
+  /** Aborting it starts the shutdown, like a first signal. */
+  signal?: AbortSignal;
+  /**
+   * Listen for SIGTERM and SIGINT (default `true`). Turn off when the host
+   * handles signals itself and aborts `signal`.
+   */
+  signals?: boolean;
+  /** Called once listening. Default: logs the address. */
+  onListen?: (addr: Deno.NetAddr) => void;
+}
+
+/** A server started by {@linkcode serveGracefully}. */
+export interface GracefulServer {
+  /** The address it listens on. */
+  readonly addr: Deno.NetAddr;
+  /** Aborted when draining starts (pass it to the readiness handler). */
+  readonly draining: AbortSignal;
+  /** Requests being handled right now. */
+  readonly inFlight: number;
+  /** Resolves once drained and the listener is closed. */
+  readonly finished: Promise<void>;
+  /** Starts draining (if not yet) and resolves when finished. Idempotent. */
+  shutdown(): Promise<void>;
+}
+
+const SIGNALS: Deno.Signal[] = ["SIGTERM", "SIGINT"];
+
+/** Servers of this process that are draining now. */
+let drainingServers = 0;
+
+/**
+ * Whether a server of this process started by {@linkcode serveGracefully}
+ * is draining: a request body that breaks now was most likely cut by the
+ * shutdown, not by the editor (`readBody` then answers 503, not 400).
+ *
+ * @example
+ * ```ts
+ * import { isDraining } from "./serve.ts";
+ * isDraining(); // false while no server shuts down
+ * ```
+ */
+export function isDraining(): boolean {
+  return drainingServers > 0;
+}
+
+/**
+ * Serves `handler` with `Deno.serve`, and drains gracefully on SIGTERM,
+ * SIGINT or `signal` (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { serveGracefully } from "./serve.ts";
+ * const stop = new AbortController();
+ * const server = serveGracefully(() => new Response("ok"), {
+ *   hostname: "127.0.0.1",
+ *   port: 0,
+ *   signal: stop.signal,
+ *   signals: false,
+ * });
+ * stop.abort();
+ * await server.finished;
+ * ```
+ */
+export function serveGracefully(
+  handler: ServeHandler,
+  options: ServeGracefullyOptions = {},
+): GracefulServer {
+  const deadlineMs = options.deadlineMs ?? 10_000;
+  const retryAfter = String(options.retryAfterSeconds ?? 5);
+  const draining = new AbortController();
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+  let finished: Promise<void> | undefined;
+  const done = Promise.withResolvers<void>();
+
+  const served: ServeHandler = async (req, info) => {
+    if (draining.signal.aborted) {
+      await req.body?.cancel().catch(() => {});
+      return new Response("Shutting down; try again shortly", {
+        status: 503,
+        headers: {
+          "Content-Type": "text/plain; charset=utf-8",
+          "Retry-After": retryAfter,
+          "Connection": "close",
+          "Cache-Control": "no-store",
+        },
+      });
+    }
+    inFlight++;
+    try {
+      const res = await handler(req, info);
+      if (draining.signal.aborted) {
+        try {
+          res.headers.set("Connection", "close");
+        } catch { /* immutable headers: the listener closes soon anyway */ }
+      }
+      return res;
+    } finally {
+      if (--inFlight === 0) idle?.();
+    }
+  };
+
+  const server = Deno.serve({
+    port: options.port ?? 8000,
+    hostname: options.hostname,
+    onListen: options.onListen ??
+      ((addr) =>
+        log({
+          level: "info",
+          msg: `listening on ${addr.hostname}:${addr.port}`,
+          route: "serve",
+        })),
+  }, served);
+
+  let signalsSeen = 0;
+  const onSignal = () => {
+    signalsSeen++;
+    if (signalsSeen >= 3) {
+      log({ level: "error", msg: "third signal: exiting now", route: "serve" });
+      Deno.exit(130);
+    }
+    void shutdown();
+  };
+  const listening = options.signals ?? true;
+  if (listening) {
+    for (const sig of SIGNALS) Deno.addSignalListener(sig, onSignal);
+  }
+  options.signal?.addEventListener("abort", () => void shutdown(), {
+    once: true,
+  });
+  if (options.signal?.aborted) void shutdown();
+
+  function shutdown(): Promise<void> {
+    finished ??= drain().then(done.resolve);
+    return finished;
+  }
+
+  async function drain(): Promise<void> {
+    draining.abort();
+    drainingServers++;
+    try {
+      await drainNow();
+    } finally {
+      drainingServers--;
+    }
+  }
+
+  async function drainNow(): Promise<void> {
+    const started = performance.now();
+    log({
+      level: "warn",
+      msg: `shutdown started with ${inFlight} requests in flight`,
+      route: "serve",
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        idle = resolve;
+        timer = setTimeout(resolve, deadlineMs);
+      });
+    }
+    clearTimeout(timer);
+    const left = inFlight;
+    // Past the deadline, what still runs is cut (bodies fail → 503); wait a
+    // moment for those answers, never forever.
+    await Promise.race([
+      server.shutdown(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, left > 0 ? 1_000 : 30_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (listening) {
+      for (const sig of SIGNALS) Deno.removeSignalListener(sig, onSignal);
+    }
+    log({
+      level: left > 0 ? "warn" : "info",
+      msg: left > 0
+        ? `shutdown deadline passed with ${left} requests in flight`
+        : "shutdown complete",
+      route: "serve",
+      durationMs: Math.round(performance.now() - started),
+    });
+  }
+
+  return {
+    addr: server.addr,
+    draining: draining.signal,
+    get inFlight() {
+      return inFlight;
+    },
+    finished: done.promise,
+    shutdown,
+  };
+}
