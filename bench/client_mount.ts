@@ -7,10 +7,12 @@
  *
  * @module
  */
+import { launch } from "../tests/helpers/browser.ts";
 import {
+  buildTempBundle,
   median,
   type PageGlobals,
-  withClientSite,
+  startClientSite,
 } from "../tests/helpers/client_page.ts";
 
 /** Result in milliseconds (medians) and their ratio. */
@@ -27,11 +29,15 @@ export async function run(markers = 1000, runs = 21): Promise<MountResult> {
     { length: markers },
     (_, i) => `<p data-cms-field="pages:bench:f${i}">Paragraph ${i}</p>`,
   ).join("\n");
-  return await withClientSite({
+  const dist = await buildTempBundle();
+  const site = startClientSite({
+    dist,
     pages: { "/": () => body },
     script: `import * as cms from "/dist/mod.js"; window.cms = cms;`,
     isolated: true,
-  }, async (site, browser) => {
+  });
+  const browser = await launch("chromium");
+  try {
     const page = await browser.newPage();
     await page.goto(site.url + "/");
     const times = await page.evaluate(async (runs: number) => {
@@ -65,7 +71,11 @@ export async function run(markers = 1000, runs = 21): Promise<MountResult> {
     }, runs);
     const baselineMs = median(times.b), mountMs = median(times.m);
     return { markers, baselineMs, mountMs, ratio: mountMs / baselineMs };
-  });
+  } finally {
+    await browser.close();
+    await site.close();
+    await Deno.remove(dist, { recursive: true });
+  }
 }
 
 if (import.meta.main) {

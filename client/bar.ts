@@ -123,13 +123,16 @@ export function createBar(
   document.body.append(host);
 
   // Reserve the bar's height (and its offset) below the page's content.
+  // The page's own padding is read in the observer (after layout, so no
+  // forced style recalc at mount).
   const html = document.documentElement.style;
   const before = html.paddingBottom;
-  const own = parseFloat(
-    getComputedStyle(document.documentElement)
-      .paddingBottom,
-  ) || 0;
+  let own: number | undefined;
   const resized = new ResizeObserver(() => {
+    own ??= parseFloat(
+      getComputedStyle(document.documentElement)
+        .paddingBottom,
+    ) || 0;
     html.paddingBottom = `${own + bar.offsetHeight + 24}px`;
   });
   resized.observe(bar);
