@@ -89,7 +89,7 @@ export async function buildClient(
 if (import.meta.main) {
   const outDir = Deno.args[0] ?? "dist/client";
   const { files } = await buildClient(outDir);
-  const kb = (n: number) => (n / 1024).toFixed(2).padStart(7) + " KB";
+  const kb = (n: number) => (n / 1024).toFixed(2).padStart(7) + " KiB";
   console.log(`Built ${outDir}/`);
   for (const f of files) {
     console.log(`  ${f.name.padEnd(28)} ${kb(f.bytes)} min ${kb(f.gzip)} gz`);
