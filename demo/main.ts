@@ -11,6 +11,10 @@
  *   when unset.
  * - `CMS_DATABASE_URL=postgres://…` keeps content, history and sessions in
  *   PostgreSQL instead of `content.kv` (several instances can share it).
+ * - `CMS_CLIENT_DIR`: a prebuilt client folder (`deno task build`); default:
+ *   built at start into a temp folder.
+ * - `CMS_SHUTDOWN_DEADLINE_MS` (default 10000): how long requests in flight
+ *   may take after SIGTERM/SIGINT.
  * - `CMS_S3_BUCKET` switches media to S3, with `CMS_S3_ENDPOINT`,
  *   `CMS_S3_REGION`, `CMS_S3_ACCESS_KEY_ID`, `CMS_S3_SECRET_ACCESS_KEY`,
  *   `CMS_S3_PUBLIC_URL`, `CMS_S3_PATH_STYLE`.
@@ -37,6 +41,15 @@ import { PostgresSessionKv } from "./pg_sessions.ts";
 import postgres from "postgres";
 import type { HistoryStore, MediaStorage } from "../server/types.ts";
 import { createDemoApp } from "./app.tsx";
+import { PreviewSigner } from "../server/preview.ts";
+import type { PublishMode } from "../server/types.ts";
+import {
+  contentStoreCheck,
+  createLivenessHandler,
+  createReadinessHandler,
+  mediaStorageCheck,
+} from "../server/health.ts";
+import { serveGracefully } from "../server/serve.ts";
 import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
 
@@ -64,6 +77,24 @@ export interface DemoOptions {
    * `localhost:PORT` (e.g. `cms.example.com` behind a proxy). Others get 421.
    */
   publicHosts?: string[];
+  /**
+   * `direct` (default): saves go live. `draft`: saves are drafts that
+   * visitors don't see until an editor publishes them (`CMS_PUBLISH=draft`).
+   */
+  publishMode?: PublishMode;
+  /**
+   * Secret of preview links (at least 32 bytes; `CMS_PREVIEW_SECRET`).
+   * Default: generated once and kept in `dataDir/preview-secret`. Changing
+   * it revokes every link. Instances that share content must share it.
+   */
+  previewSecret?: string;
+  /**
+   * Drain on SIGTERM/SIGINT (see `serveGracefully`); the CLI turns it on.
+   * Default `false`.
+   */
+  signals?: boolean;
+  /** How long requests in flight may take on shutdown. Default 10 s. */
+  shutdownDeadlineMs?: number;
 }
 
 /** A running demo. */
@@ -72,7 +103,9 @@ export interface DemoServer {
   url: string;
   /** The editor password in effect. */
   password: string;
-  /** Stops the server and closes the KV. */
+  /** Resolves once the server has drained after a signal (or `close`). */
+  stopped: Promise<void>;
+  /** Drains the server, then closes the stores. */
   close(): Promise<void>;
 }
 
@@ -135,12 +168,35 @@ export async function startDemo(
       password,
       editorName: options.editorName ?? "Editor",
       clientDir,
+      publishMode: options.publishMode,
+      previewSigner: new PreviewSigner(
+        options.previewSecret || await previewSecret(dataDir),
+      ),
     });
-    const server = Deno.serve({
+    // Health endpoints, outside the app: probes skip sessions and the Host
+    // allowlist (a load balancer probes by IP).
+    const healthz = createLivenessHandler();
+    const draining = new AbortController();
+    const readyz = createReadinessHandler({
+      checks: {
+        content: contentStoreCheck(store),
+        media: mediaStorageCheck(media),
+      },
+      draining: draining.signal,
+    });
+    const server = serveGracefully((req, info) => {
+      const { pathname } = new URL(req.url);
+      if (pathname === "/healthz") return healthz(req);
+      if (pathname === "/readyz") return readyz(req);
+      return handler(req, info);
+    }, {
       hostname: "127.0.0.1",
       port: options.port ?? 8000,
+      signals: options.signals ?? false,
+      deadlineMs: options.shutdownDeadlineMs,
       onListen() {},
-    }, handler);
+    });
+    server.draining.addEventListener("abort", () => draining.abort());
     cleanup.push(() => server.shutdown());
     const { port } = server.addr as Deno.NetAddr;
     allowedHosts.push(
@@ -151,10 +207,38 @@ export async function startDemo(
     return {
       url: `http://127.0.0.1:${port}`,
       password,
+      stopped: server.finished,
       close: () => runCleanup(cleanup),
     };
   } catch (err) {
     await runCleanup(cleanup);
+    throw err;
+  }
+}
+
+/**
+ * The preview secret kept in `dataDir/preview-secret` (owner-only), created
+ * with 32 random bytes on first use.
+ */
+async function previewSecret(dataDir: string): Promise<string> {
+  const file = `${dataDir}/preview-secret`;
+  try {
+    return (await Deno.readTextFile(file)).trim();
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  const secret = randomToken(32);
+  try {
+    await Deno.writeTextFile(file, secret + "\n", {
+      createNew: true,
+      mode: 0o600,
+    });
+    return secret;
+  } catch (err) {
+    // Another process created it first: use theirs.
+    if (err instanceof Deno.errors.AlreadyExists) {
+      return (await Deno.readTextFile(file)).trim();
+    }
     throw err;
   }
 }
@@ -167,6 +251,16 @@ async function runCleanup(steps: (() => Promise<void> | void)[]) {
       console.error("demo: cleanup failed", err);
     }
   }
+}
+
+/**
+ * The publish mode of `CMS_PUBLISH`: unset or `direct` → `direct`, `draft`
+ * → `draft`; anything else throws.
+ */
+export function publishModeFromEnv(value: string | undefined): PublishMode {
+  if (!value || value === "direct") return "direct";
+  if (value === "draft") return "draft";
+  throw new Error(`CMS_PUBLISH must be "direct" or "draft", got "${value}"`);
 }
 
 /**
@@ -218,6 +312,8 @@ if (import.meta.main) {
   const s3 = s3FromEnv(env);
   const dataDir = env("CMS_DATA_DIR") || ".data";
   const databaseUrl = env("CMS_DATABASE_URL") || undefined;
+  const clientDir = env("CMS_CLIENT_DIR") || undefined;
+  const deadline = Number(env("CMS_SHUTDOWN_DEADLINE_MS") || "10000");
   const publicHosts = (env("CMS_PUBLIC_HOSTS") ?? "").split(",")
     .map((h) => h.trim().toLowerCase()).filter(Boolean);
   const demo = await startDemo({
@@ -227,6 +323,11 @@ if (import.meta.main) {
     s3,
     publicHosts,
     databaseUrl,
+    clientDir,
+    publishMode: publishModeFromEnv(env("CMS_PUBLISH")),
+    previewSecret: env("CMS_PREVIEW_SECRET") || undefined,
+    signals: true,
+    shutdownDeadlineMs: Number.isFinite(deadline) ? deadline : 10_000,
   });
   console.log(`Demo running at ${demo.url}/`);
   console.log(
@@ -238,10 +339,9 @@ if (import.meta.main) {
     console.log(`Editor password (generated): ${demo.password}`);
     console.log("Set CMS_EDITOR_PASSWORD to choose your own.");
   }
-  const stop = async () => {
-    await demo.close();
-    Deno.exit(0);
-  };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
+  // The first SIGTERM/SIGINT drains (a second one is harmless, a third
+  // exits at once); then the stores close and the process ends.
+  await demo.stopped;
+  await demo.close();
+  Deno.exit(0);
 }
