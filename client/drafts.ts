@@ -16,9 +16,13 @@ export type DraftStorage = Pick<
   "getItem" | "setItem" | "removeItem" | "key" | "length"
 >;
 
-type Source = () => DraftStorage;
+/** Where drafts live: a function returning the storage (`localStorage`). */
+export type DraftSource = () => DraftStorage;
 
-function use<T>(source: Source, fn: (s: DraftStorage) => T): T | undefined {
+function use<T>(
+  source: DraftSource,
+  fn: (s: DraftStorage) => T,
+): T | undefined {
   try {
     return fn(source());
   } catch { /* storage unavailable or corrupt */ }
@@ -49,7 +53,9 @@ function draftKeys(s: DraftStorage): string[] {
  * const lookup = drafts.read(); // undefined when no draft is stored
  * ```
  */
-export function localDrafts(source: Source = () => localStorage): DraftStore {
+export function localDrafts(
+  source: DraftSource = () => localStorage,
+): DraftStore {
   return {
     read() {
       if (!use(source, (s) => draftKeys(s).length)) return;
@@ -84,6 +90,6 @@ export function localDrafts(source: Source = () => localStorage): DraftStore {
  * logoutForm.addEventListener("submit", () => clearDrafts());
  * ```
  */
-export function clearDrafts(source: Source = () => localStorage): void {
+export function clearDrafts(source: DraftSource = () => localStorage): void {
   use(source, (s) => draftKeys(s).forEach((k) => s.removeItem(k)));
 }

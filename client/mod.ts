@@ -45,7 +45,8 @@ export { clearDrafts } from "./drafts.ts";
 export type { IconName } from "./icons.ts";
 export type { CmsHandle, MountOptions } from "./cms.ts";
 export type { CmsConfig } from "./config.ts";
-export type { Labels, Language } from "./labels.ts";
+export type { en, Labels, Language } from "./labels.ts";
+export type { DraftSource, DraftStorage } from "./drafts.ts";
 export type { RichTextController, RichTextOptions } from "./rich.ts";
 import type { CmsHandle, MountOptions } from "./cms.ts";
 
