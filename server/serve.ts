@@ -193,7 +193,7 @@ export function serveGracefully(
   async function drainNow(): Promise<void> {
     const started = performance.now();
     log({
-      level: "warn",
+      level: "info",
       msg: `shutdown started with ${inFlight} requests in flight`,
       route: "serve",
     });
