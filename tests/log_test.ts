@@ -1,0 +1,221 @@
+/**
+ * Request ids and structured logs: ids from X-Request-Id or traceparent,
+ * echoed; a 5xx body carries the id; one JSON line per request with the
+ * facts; field values and passwords never reach a log.
+ */
+import assert from "node:assert/strict";
+import { createSaveHandler } from "../server/save.ts";
+import { requestIdOf } from "../server/http.ts";
+import { jsonLines, type LogLine, setLogger } from "../server/log.ts";
+import { MemoryContentStore } from "../server/store/memory.ts";
+import { startDemo } from "../demo/main.ts";
+import { defineContent, list } from "../core/content.ts";
+
+const allowlist = defineContent({
+  pages: { title: "plain", body: "rich", features: list() },
+});
+
+function save(body: unknown, headers: Record<string, string> = {}) {
+  return new Request("http://127.0.0.1/api/cms/save", {
+    method: "PATCH",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+Deno.test("request id: X-Request-Id, else traceparent's trace id, else new; echoed", async () => {
+  const lines: LogLine[] = [];
+  const restore = setLogger((l) => lines.push(l));
+  try {
+    const handler = createSaveHandler({
+      authorize: () => ({ name: "Ada", id: "ed-7" }),
+      allowlist,
+      store: new MemoryContentStore(),
+    });
+    const value = { collection: "pages", key: "home", field: "title" };
+    const a = await handler(save({ ...value, value: "x" }, {
+      "X-Request-Id": "lb-123.abc",
+    }));
+    assert.equal(a.headers.get("X-Request-Id"), "lb-123.abc");
+    const trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const b = await handler(save({ ...value, value: "y" }, {
+      traceparent: `00-${trace}-00f067aa0ba902b7-01`,
+    }));
+    assert.equal(b.headers.get("X-Request-Id"), trace);
+    const c = await handler(save({ ...value, value: "z" }, {
+      "X-Request-Id": `bad id "quoted" ${"x".repeat(80)}`,
+    }));
+    assert.match(c.headers.get("X-Request-Id")!, /^[0-9a-f]{16}$/);
+    assert.deepEqual(lines.map((l) => l.requestId), [
+      "lb-123.abc",
+      trace,
+      c.headers.get("X-Request-Id"),
+    ]);
+    // Fresh ids differ.
+    const ids = new Set(
+      Array.from({ length: 50 }, () => requestIdOf(new Request("http://x/"))),
+    );
+    assert.equal(ids.size, 50);
+  } finally {
+    setLogger(restore);
+  }
+});
+
+Deno.test("logs: one JSON line per request with its facts; a 5xx body carries the id", async () => {
+  const lines: LogLine[] = [];
+  const restore = setLogger((l) => lines.push(l));
+  try {
+    const handler = createSaveHandler({
+      authorize: () => ({ name: "Ada", id: "ed-7" }),
+      allowlist,
+      store: {
+        get: () => Promise.resolve(null),
+        update: () => Promise.reject(new Error("pool exhausted")),
+      },
+    });
+    const res = await handler(
+      save({ collection: "pages", key: "home", field: "title", value: "v" }, {
+        "X-Request-Id": "req-500",
+      }),
+    );
+    assert.equal(res.status, 500);
+    assert.equal(await res.text(), "Internal error (id req-500)");
+    assert.equal(lines.length, 1);
+    const [line] = lines;
+    assert.equal(line.level, "error");
+    assert.equal(line.requestId, "req-500");
+    assert.equal(line.route, "save");
+    assert.equal(line.field, "pages:home:title");
+    assert.equal(line.collection, "pages");
+    assert.equal(line.status, 500);
+    assert.equal(line.editor, "ed-7");
+    assert.equal(typeof line.durationMs, "number");
+    assert.ok(!Number.isNaN(Date.parse(line.time)));
+    assert.match(line.error!.message, /pool exhausted/);
+  } finally {
+    setLogger(restore);
+  }
+});
+
+Deno.test("logs: the default logger writes JSON lines; a throwing logger breaks nothing", async () => {
+  const out: string[] = [];
+  const original = console.log;
+  console.log = (s: string) => out.push(s);
+  try {
+    jsonLines({ level: "info", msg: "hi", time: "t", requestId: "r" });
+  } finally {
+    console.log = original;
+  }
+  assert.deepEqual(JSON.parse(out[0]), {
+    level: "info",
+    msg: "hi",
+    time: "t",
+    requestId: "r",
+  });
+  const restore = setLogger(() => {
+    throw new Error("logger down");
+  });
+  try {
+    const handler = createSaveHandler({
+      authorize: () => ({ name: "Ada" }),
+      allowlist,
+      store: new MemoryContentStore(),
+    });
+    const res = await handler(
+      save({ collection: "pages", key: "home", field: "title", value: "x" }),
+    );
+    assert.equal(res.status, 204);
+  } finally {
+    setLogger(restore);
+  }
+});
+
+Deno.test("logs: the demo's output holds no field value and no password, whatever the outcome", async () => {
+  const lines: string[] = [];
+  const restore = setLogger((l) => lines.push(JSON.stringify(l)));
+  const captured: string[] = [];
+  const { log, error, warn } = console;
+  const keep = (...args: unknown[]) =>
+    captured.push(args.map(String).join(" "));
+  console.log = console.error = console.warn = keep;
+  const dataDir = await Deno.makeTempDir({ prefix: "cms-log-" });
+  const password = `pw-${crypto.randomUUID()}`;
+  const demo = await startDemo({ port: 0, dataDir, password });
+  try {
+    // A wrong password and the right one.
+    for (const pw of [`wrong-${crypto.randomUUID()}`, password]) {
+      const res = await fetch(`${demo.url}/login`, {
+        method: "POST",
+        body: new URLSearchParams({ password: pw, next: "/" }),
+        redirect: "manual",
+      });
+      await res.body?.cancel();
+    }
+    const login = await fetch(`${demo.url}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ password, next: "/" }),
+      redirect: "manual",
+    });
+    await login.body?.cancel();
+    const cookie = login.headers.get("Set-Cookie")!.split(";")[0];
+    const secrets: string[] = [password];
+    const send = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${demo.url}/api/cms/save`, {
+        method: "PATCH",
+        headers: { Cookie: cookie, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      await res.body?.cancel();
+      return res.status;
+    };
+    const base = { collection: "pages", key: "home" };
+    // Values of every kind of outcome: 204, 409, 400 (bad field and bad
+    // value), 413 and a rich value that the sanitizer cleans.
+    const v = () => `secret-${crypto.randomUUID()}`;
+    const plain = v(), rich = v(), conflict = v(), bad = v(), big = v();
+    secrets.push(plain, rich, conflict, bad, big);
+    assert.equal(await send({ ...base, field: "title", value: plain }), 204);
+    assert.equal(
+      await send({
+        ...base,
+        field: "body",
+        value: `<p onclick="x()">${rich}</p>`,
+      }),
+      204,
+    );
+    assert.equal(
+      await send({
+        ...base,
+        field: "title",
+        value: conflict,
+        version: "not-the-version",
+      }),
+      409,
+    );
+    assert.equal(await send({ ...base, field: "nope", value: bad }), 400);
+    assert.equal(
+      await send({ ...base, field: "title", value: big.repeat(40_000) }),
+      413,
+    );
+    assert.ok(lines.length >= 5, "the requests were logged");
+    const all = [...lines, ...captured].join("\n");
+    for (const secret of secrets) {
+      assert.ok(!all.includes(secret), `a log holds ${secret.slice(0, 12)}…`);
+    }
+    const saves = lines.map((l) => JSON.parse(l)).filter((l) =>
+      l.route === "save"
+    );
+    assert.deepEqual(
+      saves.map((l) => l.status),
+      [204, 204, 409, 400, 413],
+    );
+    assert.ok(saves.slice(0, 3).every((l) => l.field && l.editor));
+  } finally {
+    await demo.close();
+    console.log = log;
+    console.error = error;
+    console.warn = warn;
+    setLogger(restore);
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
