@@ -70,6 +70,8 @@ export {
 export * from "./server/version.ts";
 export * from "./server/save.ts";
 export * from "./server/history.ts";
+export * from "./server/publish.ts";
+export * from "./server/preview.ts";
 export * from "./server/media.ts";
 export * from "./server/sniff.ts";
 export * from "./server/image/pipeline.ts";

@@ -10,12 +10,26 @@ import { createMediaHandler } from "../server/media.ts";
 import { isCrossSite } from "../server/origin.ts";
 import { createSaveHandler } from "../server/save.ts";
 import { createHistoryHandler } from "../server/history.ts";
+import {
+  createDiscardHandler,
+  createDraftsHandler,
+  createPublishHandler,
+} from "../server/publish.ts";
+import {
+  createPreviewHandler,
+  PREVIEW_PARAM,
+  type PreviewSigner,
+} from "../server/preview.ts";
+import { draftStore } from "../server/save.ts";
 import type {
   Authorize,
   Editor,
+  EndpointCall,
   HistoryStore,
   MediaStorage,
+  PublishMode,
 } from "../server/types.ts";
+import type { Handler } from "../server/http.ts";
 import { ALLOWLIST, loadHome } from "./content.ts";
 import {
   contentSecurityPolicy,
@@ -66,6 +80,10 @@ export interface DemoAppOptions {
   imageOrigins?: readonly string[];
   /** The login throttle. Default: {@linkcode LoginThrottle}'s defaults. */
   throttle?: LoginThrottle;
+  /** `direct` (default: saves go live) or `draft` (saves are drafts). */
+  publishMode?: PublishMode;
+  /** Signs preview links (draft mode). */
+  previewSigner?: PreviewSigner;
 }
 
 const CLIENT_PREFIX = "/cms/";
@@ -90,18 +108,47 @@ export async function createDemoApp(
   };
   // The endpoints check the Host allowlist themselves too (DNS rebinding).
   const { allowedHosts } = options;
+  const publishMode = options.publishMode ?? "direct";
   const save = createSaveHandler({
     authorize,
     allowlist: ALLOWLIST,
     store,
     allowedHosts,
+    publishMode,
   });
   const history = createHistoryHandler({
     authorize,
     allowlist: ALLOWLIST,
     store,
     allowedHosts,
+    publishMode,
   });
+  // Draft mode: the draft endpoints and preview links.
+  const drafted = publishMode === "draft" ? draftStore(store) : null;
+  const signer = options.previewSigner;
+  const draftRoutes = new Map<string, Handler<EndpointCall>>();
+  if (drafted) {
+    const opts = {
+      authorize,
+      allowlist: ALLOWLIST,
+      store: drafted,
+      allowedHosts,
+    };
+    draftRoutes.set("/api/cms/drafts", createDraftsHandler(opts));
+    draftRoutes.set("/api/cms/publish", createPublishHandler(opts));
+    draftRoutes.set("/api/cms/discard", createDiscardHandler(opts));
+    if (signer) {
+      draftRoutes.set(
+        "/api/cms/preview",
+        createPreviewHandler({
+          authorize,
+          signer,
+          allowedHosts,
+          allowPath: (path) => path === "/",
+        }),
+      );
+    }
+  }
   const media = createMediaHandler({
     authorize,
     storage: options.media,
@@ -109,16 +156,20 @@ export async function createDemoApp(
   });
 
   async function home(req: Request, url: URL): Promise<Response> {
+    const token = url.searchParams.get(PREVIEW_PARAM);
+    if (drafted && token !== null) return await preview(url, token);
     const editor = await authorize(req) ?? null;
     const editing = editor !== null && url.searchParams.has("edit");
     const nonce = randomToken(16);
+    // Visitors and every page outside edit mode get the published values.
     const html = renderDocument(HomePageView({
-      page: await loadHome(store),
+      page: await loadHome(editing && drafted ? drafted : store, editing),
       editor,
       editing,
       clientSrc: CLIENT_ENTRY,
       drawerSrc: DRAWER_PATH,
       nonce,
+      publish: drafted ? "/api/cms/publish" : undefined,
     }));
     // What an editor sees depends on their session: never in a shared cache.
     return page(html, 200, {
@@ -127,6 +178,32 @@ export async function createDemoApp(
         : editor
         ? "private, no-cache"
         : "no-cache",
+      "Content-Security-Policy": contentSecurityPolicy(
+        nonce,
+        options.imageOrigins,
+      ),
+    });
+  }
+
+  /** A preview link: this page's drafts, read-only, without a session. */
+  async function preview(url: URL, token: string): Promise<Response> {
+    if (!drafted || !signer || !await signer.verify(token, url.pathname)) {
+      return forbidden("This preview link is invalid or has expired.");
+    }
+    const nonce = randomToken(16);
+    const html = renderDocument(HomePageView({
+      page: await loadHome(drafted, true),
+      editor: null,
+      editing: false,
+      preview: true,
+      clientSrc: CLIENT_ENTRY,
+      drawerSrc: DRAWER_PATH,
+      nonce,
+    }));
+    return page(html, 200, {
+      "Cache-Control": "private, no-store",
+      "X-Robots-Tag": "noindex",
+      "Referrer-Policy": "no-referrer",
       "Content-Security-Policy": contentSecurityPolicy(
         nonce,
         options.imageOrigins,
@@ -211,6 +288,8 @@ export async function createDemoApp(
       if (path === "/api/cms/save") return await save(req);
       if (path === "/api/cms/history") return await history(req);
       if (path === "/api/cms/media") return await media(req);
+      const draftRoute = draftRoutes.get(path);
+      if (draftRoute) return await draftRoute(req);
       if (options.serveMedia && path.startsWith(options.mediaPrefix)) {
         return await options.serveMedia(req);
       }

@@ -11,7 +11,11 @@ import {
   list,
   plain,
 } from "../core/content.ts";
-import type { ContentRecord, ContentStore } from "../server/types.ts";
+import type {
+  ContentRecord,
+  ContentStore,
+  DraftStore,
+} from "../server/types.ts";
 
 /**
  * Writable fields, declared once: the save endpoint rejects everything else
@@ -72,9 +76,19 @@ export async function seedHome(store: ContentStore): Promise<void> {
   });
 }
 
-/** Reads `pages:home`, falling back to the defaults field by field. */
-export async function loadHome(store: ContentStore): Promise<HomePage> {
-  const r = (await store.get("pages", "home")) ?? {};
+/**
+ * Reads `pages:home`, falling back to the defaults field by field: the
+ * published values, or with `drafts` (edit mode, preview links) the drafts
+ * written over them.
+ */
+export async function loadHome(
+  store: ContentStore,
+  drafts = false,
+): Promise<HomePage> {
+  const r =
+    (drafts && "getDrafted" in store
+      ? await (store as DraftStore).getDrafted("pages", "home")
+      : await store.get("pages", "home")) ?? {};
   const str = (v: unknown, d: string) => typeof v === "string" ? v : d;
   return {
     title: str(r.title, HOME_DEFAULTS.title),

@@ -88,6 +88,10 @@ export interface HomeProps {
   drawerSrc: string;
   /** The response's CSP nonce, for the client's loader script. */
   nonce?: string;
+  /** Publish endpoint (draft mode): the client offers Publish and Discard. */
+  publish?: string;
+  /** A preview link: drafts shown read-only, with a banner. */
+  preview?: boolean;
 }
 
 /** The home page: `pages:home` with title, summary, body and features. */
@@ -96,6 +100,11 @@ export function HomePageView(props: HomeProps): VNode {
   return (
     <Layout title={page.title} editor={editor} editing={editing}>
       <main class="wrap page">
+        {props.preview && (
+          <p class="preview-banner" role="note" data-preview>
+            Preview of unpublished changes. Visitors do not see them yet.
+          </p>
+        )}
         <article>
           <CmsField
             as="h1"
@@ -143,6 +152,7 @@ export function HomePageView(props: HomeProps): VNode {
               save: "/api/cms/save",
               media: "/api/cms/media",
               exit: "/",
+              ...props.publish ? { publish: props.publish } : {},
             }}
           />
           <script

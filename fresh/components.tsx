@@ -164,6 +164,12 @@ export interface CmsPageConfig {
   media?: string;
   /** Where Done goes. Default: the current URL without `edit`. */
   exit?: string;
+  /**
+   * Publish endpoint (publish mode `draft`), e.g. `/api/cms/publish`: the
+   * edit bar marks drafts and offers Publish and Discard. Its siblings
+   * `drafts` and `discard` are in the same folder.
+   */
+  publish?: string;
 }
 
 /**

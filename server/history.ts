@@ -36,6 +36,8 @@ export interface RevisionSummary {
   editor: string | null;
   /** Size of the value in UTF-8 bytes. */
   bytes: number;
+  /** When this value went public, ISO 8601; absent for a draft. */
+  published?: string;
 }
 
 /** `GET ?field=…`: the body of a history listing. */
@@ -171,11 +173,12 @@ export function createHistoryHandler(
     );
     const body: HistoryListing = {
       field: text!,
-      revisions: revs.map(({ id, at, editor, bytes }) => ({
+      revisions: revs.map(({ id, at, editor, bytes, published }) => ({
         id,
         at,
         editor,
         bytes,
+        ...published === undefined ? {} : { published },
       })),
     };
     return json(Status.OK, body, { "Cache-Control": "no-store" });

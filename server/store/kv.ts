@@ -6,7 +6,11 @@
  */
 import type {
   ContentRecord,
+  Draft,
+  DraftRef,
+  DraftStore,
   HistoryStore,
+  PublishResult,
   Retention,
   Revision,
   RevisionInput,
@@ -19,6 +23,14 @@ import {
   newRevisions,
 } from "./revision.ts";
 import { RecordQueue } from "./queue.ts";
+import {
+  byRecord,
+  draftOf,
+  listDrafts,
+  overlay,
+  planPublish,
+  type RecordDrafts,
+} from "./draft.ts";
 
 /**
  * Thrown when a record would exceed Deno KV's 64 KiB value limit. Nothing is
@@ -70,6 +82,24 @@ type IdEntry = [string, string, string, number];
 const HEADS = 0;
 const REVISIONS = 1;
 const IDS = 2;
+const DRAFTS = 3;
+
+/**
+ * Most fields one publish takes on Deno KV: one atomic commit holds at most
+ * 1000 mutations, and a field needs up to five.
+ */
+export const KV_MAX_PUBLISH = 180;
+
+/** Thrown when a publish is larger than one KV commit can hold (413). */
+export class PublishTooLargeError extends Error {
+  /** The HTTP status that fits this error. */
+  readonly status = 413;
+  /** Creates the error. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "PublishTooLargeError";
+  }
+}
 
 /**
  * Content in Deno KV, one entry per record under
@@ -94,7 +124,7 @@ const IDS = 2;
  * (await store.get("pages", "home"))?.title; // "Hello"
  * ```
  */
-export class KvContentStore implements HistoryStore {
+export class KvContentStore implements HistoryStore, DraftStore {
   readonly #kv: Deno.Kv;
   readonly #prefix: Deno.KvKey;
   readonly #maxAttempts: number;
@@ -190,6 +220,253 @@ export class KvContentStore implements HistoryStore {
     throw new Error(
       `KV update of ${collection}:${key} lost ${this.#maxAttempts} races; giving up`,
     );
+  }
+
+  /** One record with its drafts written over it, or `null`. */
+  async getDrafted(
+    collection: string,
+    key: string,
+  ): Promise<ContentRecord | null> {
+    try {
+      const [entry, drafts] = await this.#kv.getMany<
+        [ContentRecord, RecordDrafts]
+      >([
+        [...this.#prefix, collection, key],
+        [...this.#prefix, DRAFTS, collection, key],
+      ]);
+      return overlay(entry.value, drafts.value);
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+
+  /**
+   * Saves the draft of `revision.field` from what `mutate` returns, with an
+   * unpublished revision, in one atomic commit that checks the record, its
+   * drafts and the field's history head.
+   */
+  updateDraft(
+    collection: string,
+    key: string,
+    mutate: (current: ContentRecord | null) => ContentRecord | null,
+    revision: RevisionInput,
+  ): Promise<ContentRecord | null> {
+    return this.#queue.run(collection, key, async () => {
+      const recordKey = [...this.#prefix, collection, key];
+      const draftKey = [...this.#prefix, DRAFTS, collection, key];
+      const headKey = [...this.#prefix, HEADS, collection, key, revision.field];
+      for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
+        let entries;
+        try {
+          entries = await this.#kv.getMany<[ContentRecord, RecordDrafts, Head]>(
+            [recordKey, draftKey, headKey],
+          );
+        } catch (err) {
+          throw mapError(err);
+        }
+        const [entry, drafts, head] = entries;
+        const before = overlay(entry.value, drafts.value);
+        const next = mutate(before);
+        if (next === null) return null;
+        const revs = newRevisions(
+          collection,
+          key,
+          { ...revision, published: false },
+          before,
+          next,
+          head.value !== null,
+        );
+        const draft = draftOf(
+          next,
+          revision.field,
+          revision.editor,
+          revs.at(-1)!.at,
+        );
+        const op = this.#kv.atomic().check(entry, drafts, head)
+          .set(draftKey, { ...drafts.value, [revision.field]: draft });
+        let seq = head.value?.seq ?? 0;
+        for (const rev of revs) this.#setRevision(op, rev, ++seq);
+        op.set(headKey, { seq } satisfies Head);
+        if (await this.#commit(op)) {
+          if (this.#retention) {
+            await this.#prune(collection, key, revision.field, seq);
+          }
+          return next;
+        }
+        await backoff(attempt);
+      }
+      throw new Error(
+        `KV draft of ${collection}:${key} lost ${this.#maxAttempts} races; giving up`,
+      );
+    });
+  }
+
+  /** Every draft, oldest first. */
+  async drafts(): Promise<Draft[]> {
+    const prefix = [...this.#prefix, DRAFTS];
+    const found: [string, string, RecordDrafts][] = [];
+    try {
+      for await (const e of this.#kv.list<RecordDrafts>({ prefix })) {
+        const [collection, key] = e.key.slice(prefix.length) as string[];
+        found.push([collection, key, e.value]);
+      }
+    } catch (err) {
+      throw mapError(err);
+    }
+    return listDrafts(found);
+  }
+
+  /**
+   * Publishes `fields` (`null`: all drafts) in ONE atomic commit that
+   * checks every record and drafts entry it read: all fields go public, or
+   * (a concurrent write got in between) the whole publish is read and
+   * planned again. At most {@linkcode KV_MAX_PUBLISH} fields.
+   */
+  async publish(
+    fields: DraftRef[] | null,
+    editor: string,
+  ): Promise<PublishResult> {
+    for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
+      const groups: [string, string, "all" | DraftRef[]][] = fields
+        ? byRecord(fields)
+        : (await this.#draftRecords()).map(([c, k]) => [c, k, "all"]);
+      const op = this.#kv.atomic();
+      const result: PublishResult = { published: [], conflicts: [] };
+      const pruned: [string, string, string, number][] = [];
+      let mutations = 0;
+      for (const [collection, key, selection] of groups) {
+        const recordKey = [...this.#prefix, collection, key];
+        const draftKey = [...this.#prefix, DRAFTS, collection, key];
+        let entry, drafts;
+        try {
+          [entry, drafts] = await this.#kv.getMany<
+            [ContentRecord, RecordDrafts]
+          >([recordKey, draftKey]);
+        } catch (err) {
+          throw mapError(err);
+        }
+        op.check(entry, drafts);
+        const touched = selection === "all"
+          ? Object.keys(drafts.value ?? {})
+          : selection.map((r) => r.field);
+        const heads = await this.#heads(collection, key, touched);
+        const plan = planPublish(
+          collection,
+          key,
+          entry.value,
+          drafts.value,
+          selection,
+          editor,
+          (f) => heads.get(f) !== undefined,
+        );
+        result.conflicts.push(...plan.conflicts);
+        if (!plan.published.length) continue;
+        result.published.push(...plan.published);
+        op.set(recordKey, plan.record);
+        if (Object.keys(plan.drafts).length) op.set(draftKey, plan.drafts);
+        else op.delete(draftKey);
+        for (const rev of plan.revisions) {
+          const seq = (heads.get(rev.field) ?? 0) + 1;
+          heads.set(rev.field, seq);
+          this.#setRevision(op, rev, seq);
+          pruned.push([collection, key, rev.field, seq]);
+        }
+        for (const p of plan.published) {
+          op.set(
+            [...this.#prefix, HEADS, collection, key, p.field],
+            {
+              seq: heads.get(p.field)!,
+            } satisfies Head,
+          );
+        }
+        mutations += 2 + plan.revisions.length * 2 + plan.published.length;
+      }
+      if (result.conflicts.length) {
+        return { published: [], conflicts: result.conflicts };
+      }
+      if (!result.published.length) return result;
+      if (
+        mutations > 1000 || groups.length > 50 ||
+        result.published.length > KV_MAX_PUBLISH
+      ) {
+        throw new PublishTooLargeError(
+          `Too many fields to publish at once (limit ${KV_MAX_PUBLISH})`,
+        );
+      }
+      if (await this.#commit(op)) {
+        if (this.#retention) {
+          for (const [c, k, f, seq] of pruned) await this.#prune(c, k, f, seq);
+        }
+        return result;
+      }
+      await backoff(attempt);
+    }
+    throw new Error(`KV publish lost ${this.#maxAttempts} races; giving up`);
+  }
+
+  /** Drops one field's draft; `false` when it had none. */
+  async discard(
+    collection: string,
+    key: string,
+    field: string,
+  ): Promise<boolean> {
+    const draftKey = [...this.#prefix, DRAFTS, collection, key];
+    return await this.#queue.run(collection, key, async () => {
+      for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
+        let drafts;
+        try {
+          drafts = await this.#kv.get<RecordDrafts>(draftKey);
+        } catch (err) {
+          throw mapError(err);
+        }
+        if (!drafts.value || !Object.hasOwn(drafts.value, field)) return false;
+        const { [field]: _, ...rest } = drafts.value;
+        const op = this.#kv.atomic().check(drafts);
+        if (Object.keys(rest).length) op.set(draftKey, rest);
+        else op.delete(draftKey);
+        if (await this.#commit(op)) return true;
+        await backoff(attempt);
+      }
+      throw new Error(`KV discard lost ${this.#maxAttempts} races; giving up`);
+    });
+  }
+
+  /** Records that have drafts, in key order. */
+  async #draftRecords(): Promise<[string, string][]> {
+    const prefix = [...this.#prefix, DRAFTS];
+    const out: [string, string][] = [];
+    try {
+      for await (const e of this.#kv.list({ prefix })) {
+        out.push(e.key.slice(prefix.length) as [string, string]);
+      }
+    } catch (err) {
+      throw mapError(err);
+    }
+    return out;
+  }
+
+  /** The history heads of `fields` (field → seq; absent: no history). */
+  async #heads(
+    collection: string,
+    key: string,
+    fields: string[],
+  ): Promise<Map<string, number>> {
+    const heads = new Map<string, number>();
+    // getMany takes at most 10 keys.
+    for (let i = 0; i < fields.length; i += 10) {
+      const part = fields.slice(i, i + 10);
+      try {
+        const got = await this.#kv.getMany<Head[]>(
+          part.map((f) => [...this.#prefix, HEADS, collection, key, f]),
+        );
+        got.forEach((e, j) => {
+          if (e.value) heads.set(part[j], e.value.seq);
+        });
+      } catch (err) {
+        throw mapError(err);
+      }
+    }
+    return heads;
   }
 
   /** Adds a revision and its id entry to an atomic operation. */

@@ -6,7 +6,11 @@
  */
 import type {
   ContentRecord,
+  Draft,
+  DraftRef,
+  DraftStore,
   HistoryStore,
+  PublishResult,
   Retention,
   Revision,
   RevisionInput,
@@ -18,6 +22,15 @@ import {
   expired,
   newRevisions,
 } from "./revision.ts";
+import {
+  byRecord,
+  draftOf,
+  listDrafts,
+  overlay,
+  planPublish,
+  type RecordDrafts,
+  type RecordPublish,
+} from "./draft.ts";
 
 /** Options of {@linkcode MemoryContentStore}. */
 export interface MemoryContentStoreOptions {
@@ -44,11 +57,13 @@ export interface MemoryContentStoreOptions {
  * (await store.revisions("pages", "home", "title")).length; // 2
  * ```
  */
-export class MemoryContentStore implements HistoryStore {
+export class MemoryContentStore implements HistoryStore, DraftStore {
   #records = new Map<string, ContentRecord>();
   /** Field → its revisions, oldest first. */
   #history = new Map<string, Revision[]>();
   #byId = new Map<string, Revision>();
+  /** Record → its drafts. */
+  #drafts = new Map<string, RecordDrafts>();
   readonly #retention: Retention | undefined;
 
   /**
@@ -118,6 +133,125 @@ export class MemoryContentStore implements HistoryStore {
     } catch (err) {
       return Promise.reject(err);
     }
+  }
+
+  /** One record with its drafts written over it (a copy), or `null`. */
+  getDrafted(collection: string, key: string): Promise<ContentRecord | null> {
+    const id = mapKey(collection, key);
+    const record = overlay(
+      this.#records.get(id) ?? null,
+      this.#drafts.get(id),
+    );
+    return Promise.resolve(record ? structuredClone(record) : null);
+  }
+
+  /** Saves the draft of `revision.field` from what `mutate` returns. */
+  updateDraft(
+    collection: string,
+    key: string,
+    mutate: (current: ContentRecord | null) => ContentRecord | null,
+    revision: RevisionInput,
+  ): Promise<ContentRecord | null> {
+    try {
+      const id = mapKey(collection, key);
+      const drafts = this.#drafts.get(id) ?? {};
+      const before = overlay(this.#records.get(id) ?? null, drafts);
+      const next = mutate(before ? structuredClone(before) : null);
+      if (next === null) return Promise.resolve(null);
+      const field = mapKey(collection, key, revision.field);
+      const revs = newRevisions(
+        collection,
+        key,
+        { ...revision, published: false },
+        before,
+        next,
+        (this.#history.get(field)?.length ?? 0) > 0,
+      );
+      const draft = draftOf(
+        next,
+        revision.field,
+        revision.editor,
+        revs.at(-1)!.at,
+      );
+      for (const rev of revs) this.#add(rev);
+      this.#prune(field);
+      this.#drafts.set(id, { ...drafts, [revision.field]: draft });
+      return Promise.resolve(structuredClone(next));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** Every draft, oldest first. */
+  drafts(): Promise<Draft[]> {
+    return Promise.resolve(listDrafts(
+      [...this.#drafts].map(([id, drafts]) => {
+        const [collection, key] = JSON.parse(id) as [string, string];
+        return [collection, key, drafts];
+      }),
+    ));
+  }
+
+  /** Publishes `fields` (`null`: all drafts), all or none. */
+  publish(fields: DraftRef[] | null, editor: string): Promise<PublishResult> {
+    try {
+      const groups: [string, string, "all" | DraftRef[]][] = fields
+        ? byRecord(fields)
+        : [...this.#drafts.keys()].sort().map((id) => {
+          const [collection, key] = JSON.parse(id) as [string, string];
+          return [collection, key, "all"];
+        });
+      const plans: [string, RecordPublish][] = groups.map(
+        ([collection, key, selection]) => {
+          const id = mapKey(collection, key);
+          return [
+            id,
+            planPublish(
+              collection,
+              key,
+              this.#records.get(id) ?? null,
+              this.#drafts.get(id),
+              selection,
+              editor,
+              (f) =>
+                (this.#history.get(mapKey(collection, key, f))?.length ?? 0) >
+                  0,
+            ),
+          ];
+        },
+      );
+      const conflicts = plans.flatMap(([, p]) => p.conflicts);
+      if (conflicts.length) {
+        return Promise.resolve({ published: [], conflicts });
+      }
+      for (const [id, plan] of plans) {
+        if (!plan.published.length) continue;
+        this.#records.set(id, structuredClone(plan.record));
+        if (Object.keys(plan.drafts).length) this.#drafts.set(id, plan.drafts);
+        else this.#drafts.delete(id);
+        for (const rev of plan.revisions) this.#add(rev);
+        for (const rev of plan.revisions) {
+          this.#prune(mapKey(rev.collection, rev.key, rev.field));
+        }
+      }
+      return Promise.resolve({
+        published: plans.flatMap(([, p]) => p.published),
+        conflicts: [],
+      });
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** Drops one field's draft; `false` when it had none. */
+  discard(collection: string, key: string, field: string): Promise<boolean> {
+    const id = mapKey(collection, key);
+    const drafts = this.#drafts.get(id);
+    if (!drafts || !Object.hasOwn(drafts, field)) return Promise.resolve(false);
+    const { [field]: _, ...rest } = drafts;
+    if (Object.keys(rest).length) this.#drafts.set(id, rest);
+    else this.#drafts.delete(id);
+    return Promise.resolve(true);
   }
 
   /** A field's revisions, newest first, at most `limit`. */

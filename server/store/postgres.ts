@@ -7,7 +7,11 @@
 import postgres from "postgres";
 import type {
   ContentRecord,
+  Draft,
+  DraftRef,
+  DraftStore,
   HistoryStore,
+  PublishResult,
   Retention,
   Revision,
   RevisionInput,
@@ -20,6 +24,15 @@ import {
   newRevisions,
 } from "./revision.ts";
 import { RecordQueue } from "./queue.ts";
+import {
+  byRecord,
+  draftOf,
+  listDrafts,
+  overlay,
+  planPublish,
+  type RecordDrafts,
+  type RecordPublish,
+} from "./draft.ts";
 
 /** Options of {@linkcode PostgresContentStore}. */
 export interface PostgresContentStoreOptions {
@@ -79,10 +92,11 @@ const RETRY = Symbol("retry");
  * await store.close();
  * ```
  */
-export class PostgresContentStore implements HistoryStore {
+export class PostgresContentStore implements HistoryStore, DraftStore {
   readonly #sql: Sql;
   readonly #records: string;
   readonly #revisions: string;
+  readonly #drafts: string;
   readonly #maxAttempts: number;
   readonly #retention: Retention | undefined;
   readonly #queue = new RecordQueue();
@@ -98,6 +112,7 @@ export class PostgresContentStore implements HistoryStore {
     this.#sql = sql;
     this.#records = `${prefix}_records`;
     this.#revisions = `${prefix}_revisions`;
+    this.#drafts = `${prefix}_drafts`;
     this.#maxAttempts = options.maxAttempts ?? 64;
     this.#retention = options.retention;
   }
@@ -200,6 +215,273 @@ export class PostgresContentStore implements HistoryStore {
       await this.#prune(tx, collection, key, revision.field, seq);
     }
     return next;
+  }
+
+  /** One record with its drafts written over it (one snapshot), or `null`. */
+  async getDrafted(
+    collection: string,
+    key: string,
+  ): Promise<ContentRecord | null> {
+    await this.#init();
+    const [row] = await this.#run((sql) =>
+      sql`SELECT
+        (SELECT record FROM ${sql(this.#records)}
+          WHERE collection = ${collection} AND key = ${key}) AS record,
+        (SELECT jsonb_object_agg(field, jsonb_build_object(
+            'value', value, 'at', at, 'editor', editor))
+          FROM ${sql(this.#drafts)}
+          WHERE collection = ${collection} AND key = ${key}) AS drafts`
+    );
+    return overlay(row.record ?? null, row.drafts ?? null);
+  }
+
+  /**
+   * Saves the draft of `revision.field` from what `mutate` returns, with an
+   * unpublished revision, in one transaction. Drafts and publishes of one
+   * record are serialized by a transaction-scoped advisory lock.
+   */
+  async updateDraft(
+    collection: string,
+    key: string,
+    mutate: (current: ContentRecord | null) => ContentRecord | null,
+    revision: RevisionInput,
+  ): Promise<ContentRecord | null> {
+    await this.#init();
+    return this.#queue.run(
+      collection,
+      key,
+      () =>
+        this.#run((sql) =>
+          sql.begin(async (tx) => {
+            const [record, drafts] = await this.#lockRecord(
+              tx,
+              collection,
+              key,
+            );
+            const before = overlay(record, drafts);
+            const next = mutate(
+              before === null ? null : structuredClone(before),
+            );
+            if (next === null) return null;
+            let seq = await this.#lastSeq(tx, collection, key, revision.field);
+            const revs = newRevisions(
+              collection,
+              key,
+              { ...revision, published: false },
+              before,
+              next,
+              seq > 0,
+            );
+            const draft = draftOf(
+              next,
+              revision.field,
+              revision.editor,
+              revs.at(-1)!.at,
+            );
+            await tx`INSERT INTO ${tx(this.#drafts)}
+            (collection, key, field, value, at, editor)
+            VALUES (${collection}, ${key}, ${revision.field},
+              ${tx.json(draft.value)}, ${draft.at}, ${draft.editor})
+            ON CONFLICT (collection, key, field) DO UPDATE
+            SET value = EXCLUDED.value, at = EXCLUDED.at,
+              editor = EXCLUDED.editor`;
+            for (const rev of revs) await this.#insertRevision(tx, rev, ++seq);
+            if (this.#retention) {
+              await this.#prune(tx, collection, key, revision.field, seq);
+            }
+            return next;
+          })
+        ) as Promise<ContentRecord | null>,
+    );
+  }
+
+  /** Every draft, oldest first. */
+  async drafts(): Promise<Draft[]> {
+    await this.#init();
+    const rows = await this.#run((sql) =>
+      sql`SELECT collection, key, field, value, at, editor
+        FROM ${sql(this.#drafts)}`
+    );
+    const byId = new Map<string, [string, string, RecordDrafts]>();
+    for (const r of rows) {
+      const id = JSON.stringify([r.collection, r.key]);
+      const entry: [string, string, RecordDrafts] = byId.get(id) ??
+        [r.collection, r.key, {}];
+      entry[2][r.field] = { value: r.value, at: r.at, editor: r.editor };
+      byId.set(id, entry);
+    }
+    return listDrafts(byId.values());
+  }
+
+  /**
+   * Publishes `fields` (`null`: all drafts) in ONE transaction: each record
+   * is locked (in a fixed order, so publishes never deadlock), its drafts
+   * are checked against the versions given, written over the published
+   * values, and each field gets a published revision. Any conflict: nothing
+   * is written. A crash anywhere leaves all or none published.
+   */
+  async publish(
+    fields: DraftRef[] | null,
+    editor: string,
+  ): Promise<PublishResult> {
+    await this.#init();
+    for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
+      try {
+        return await this.#run((sql) =>
+          sql.begin((tx) => this.#publish(tx, fields, editor))
+        );
+      } catch (err) {
+        if (err !== RETRY) throw err;
+      }
+      await backoff(attempt);
+    }
+    throw new Error(
+      `PostgreSQL publish lost ${this.#maxAttempts} races; giving up`,
+    );
+  }
+
+  async #publish(
+    tx: Tx,
+    fields: DraftRef[] | null,
+    editor: string,
+  ): Promise<PublishResult> {
+    let groups: [string, string, "all" | DraftRef[]][];
+    if (fields) groups = byRecord(fields);
+    else {
+      const rows = await tx`SELECT DISTINCT collection, key
+        FROM ${tx(this.#drafts)}`;
+      groups = byRecord(
+        rows.map((r) => ({ collection: r.collection, key: r.key, field: "" })),
+      ).map(([c, k]) => [c, k, "all"]);
+    }
+    const plans: [string, string, boolean, RecordPublish, number[]][] = [];
+    for (const [collection, key, selection] of groups) {
+      const [record, drafts, exists] = await this.#lockRecord(
+        tx,
+        collection,
+        key,
+      );
+      const touched = selection === "all"
+        ? Object.keys(drafts ?? {})
+        : selection.map((r) => r.field);
+      const heads = new Map<string, number>();
+      if (touched.length) {
+        const rows = await tx`SELECT field, max(seq)::float8 AS seq
+          FROM ${tx(this.#revisions)}
+          WHERE collection = ${collection} AND key = ${key}
+            AND field IN ${tx(touched)}
+          GROUP BY field`;
+        for (const r of rows) heads.set(r.field, r.seq);
+      }
+      const plan = planPublish(
+        collection,
+        key,
+        record,
+        drafts,
+        selection,
+        editor,
+        (f) => heads.has(f),
+      );
+      const seqs = plan.revisions.map((rev) => {
+        const seq = (heads.get(rev.field) ?? 0) + 1;
+        heads.set(rev.field, seq);
+        return seq;
+      });
+      plans.push([collection, key, exists, plan, seqs]);
+    }
+    const conflicts = plans.flatMap(([, , , p]) => p.conflicts);
+    if (conflicts.length) return { published: [], conflicts };
+    for (const [collection, key, exists, plan, seqs] of plans) {
+      if (!plan.published.length) continue;
+      const record = tx.json(plan.record as postgres.JSONValue);
+      const written = exists
+        ? await tx`UPDATE ${tx(this.#records)}
+            SET record = ${record}, version = version + 1
+            WHERE collection = ${collection} AND key = ${key}`
+        : await tx`INSERT INTO ${tx(this.#records)}
+            (collection, key, record, version)
+            VALUES (${collection}, ${key}, ${record}, 1)
+            ON CONFLICT DO NOTHING`;
+      // A direct save created the record meanwhile: start over.
+      if (written.count !== 1) throw RETRY;
+      await tx`DELETE FROM ${tx(this.#drafts)}
+        WHERE collection = ${collection} AND key = ${key}
+          AND field IN ${tx(plan.published.map((p) => p.field))}`;
+      const last = new Map<string, number>();
+      for (const [i, rev] of plan.revisions.entries()) {
+        await this.#insertRevision(tx, rev, seqs[i]);
+        last.set(rev.field, seqs[i]);
+      }
+      if (this.#retention) {
+        for (const [field, seq] of last) {
+          await this.#prune(tx, collection, key, field, seq);
+        }
+      }
+    }
+    return {
+      published: plans.flatMap(([, , , p]) => p.published),
+      conflicts: [],
+    };
+  }
+
+  /** Drops one field's draft; `false` when it had none. */
+  async discard(
+    collection: string,
+    key: string,
+    field: string,
+  ): Promise<boolean> {
+    await this.#init();
+    return await this.#run((sql) =>
+      sql.begin(async (tx) => {
+        await this.#lock(tx, collection, key);
+        const gone = await tx`DELETE FROM ${tx(this.#drafts)}
+          WHERE collection = ${collection} AND key = ${key}
+            AND field = ${field}`;
+        return gone.count > 0;
+      })
+    );
+  }
+
+  /** Serializes drafts and publishes of one record across instances. */
+  async #lock(tx: Tx, collection: string, key: string) {
+    const name = JSON.stringify([this.#records, collection, key]);
+    await tx`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`;
+  }
+
+  /** Locks a record (advisory lock and row) and reads it with its drafts. */
+  async #lockRecord(
+    tx: Tx,
+    collection: string,
+    key: string,
+  ): Promise<[ContentRecord | null, RecordDrafts | null, boolean]> {
+    await this.#lock(tx, collection, key);
+    const rows = await tx`SELECT record FROM ${tx(this.#records)}
+      WHERE collection = ${collection} AND key = ${key} FOR UPDATE`;
+    const draftRows = await tx`SELECT field, value, at, editor
+      FROM ${tx(this.#drafts)}
+      WHERE collection = ${collection} AND key = ${key}`;
+    const drafts: RecordDrafts = {};
+    for (const r of draftRows) {
+      drafts[r.field] = { value: r.value, at: r.at, editor: r.editor };
+    }
+    return [
+      rows.length ? rows[0].record as ContentRecord : null,
+      draftRows.length ? drafts : null,
+      rows.length > 0,
+    ];
+  }
+
+  /** The newest revision number of a field (0: no history). */
+  async #lastSeq(
+    tx: Tx,
+    collection: string,
+    key: string,
+    field: string,
+  ): Promise<number> {
+    const [{ seq }] = await tx`SELECT coalesce(max(seq), 0)::float8 AS seq
+      FROM ${tx(this.#revisions)}
+      WHERE collection = ${collection} AND key = ${key} AND field = ${field}`;
+    return seq as number;
   }
 
   async #insertRevision(sql: Tx, rev: Revision, seq: number) {
@@ -345,6 +627,14 @@ export class PostgresContentStore implements HistoryStore {
           bytes integer NOT NULL,
           published text,
           UNIQUE (collection, key, field, seq))`;
+        await tx`CREATE TABLE IF NOT EXISTS ${tx(this.#drafts)} (
+          collection text NOT NULL,
+          key text NOT NULL,
+          field text NOT NULL,
+          value jsonb NOT NULL,
+          at text NOT NULL,
+          editor text NOT NULL,
+          PRIMARY KEY (collection, key, field))`;
       })
     ).then(() => {}, (err) => {
       this.#ready = null;

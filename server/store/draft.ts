@@ -1,0 +1,259 @@
+/**
+ * Rules every draft store shares: how a record's drafts overlay its
+ * published values, and what one record's part of a publish writes. The
+ * stores only differ in how they read and commit atomically.
+ *
+ * @module
+ */
+import type {
+  ContentRecord,
+  Draft,
+  DraftConflict,
+  DraftRef,
+  Revision,
+} from "../types.ts";
+import { contentVersion } from "../version.ts";
+import { fieldValue, newRevisions } from "./revision.ts";
+
+/** One record's drafts as stored: field (`name` or `name.N`) → draft. */
+export type RecordDrafts = Record<string, StoredDraft>;
+
+/** A draft as a store keeps it (the address is where it is stored). */
+export interface StoredDraft {
+  /** The draft value. */
+  value: Draft["value"];
+  /** When it was saved, ISO 8601. */
+  at: string;
+  /** Who saved it. */
+  editor: string;
+}
+
+/**
+ * `record` with `drafts` written over it: a draft of `name` replaces the
+ * field, a draft of `name.N` replaces item N while the list has it. With no
+ * record, the drafts of whole fields make one; `null` when nothing is left.
+ *
+ * @example
+ * ```ts
+ * import { overlay } from "./draft.ts";
+ * const at = new Date().toISOString();
+ * overlay({ title: "Old", features: ["a", "b"] }, {
+ *   title: { value: "New", at, editor: "Ada" },
+ *   "features.1": { value: "B", at, editor: "Ada" },
+ * }); // { title: "New", features: ["a", "B"] }
+ * ```
+ */
+export function overlay(
+  record: ContentRecord | null,
+  drafts: RecordDrafts | null | undefined,
+): ContentRecord | null {
+  if (!drafts || Object.keys(drafts).length === 0) return record;
+  const out: ContentRecord = { ...record };
+  for (const [field, draft] of Object.entries(drafts)) {
+    setField(out, field, draft.value);
+  }
+  return record === null && Object.keys(out).length === 0 ? null : out;
+}
+
+/** Sets `field` (`name` or `name.N`) in `record`; a missing item is skipped. */
+function setField(
+  record: ContentRecord,
+  field: string,
+  value: Draft["value"],
+): boolean {
+  const dot = field.lastIndexOf(".");
+  const index = dot < 0 ? "" : field.slice(dot + 1);
+  if (dot < 0 || !/^(0|[1-9]\d*)$/.test(index)) {
+    record[field] = structuredClone(value);
+    return true;
+  }
+  const name = field.slice(0, dot);
+  const list = Object.hasOwn(record, name) ? record[name] : undefined;
+  const i = Number(index);
+  if (!Array.isArray(list) || i >= list.length || typeof value !== "string") {
+    return false;
+  }
+  record[name] = list.with(i, value);
+  return true;
+}
+
+/**
+ * The draft a draft save stores: the value of `field` in the record its
+ * mutate returned. Throws a `TypeError` when that record lacks the field,
+ * before anything is written.
+ *
+ * @example
+ * ```ts
+ * import { draftOf } from "./draft.ts";
+ * draftOf({ title: "New" }, "title", "Ada").value; // "New"
+ * ```
+ */
+export function draftOf(
+  next: ContentRecord,
+  field: string,
+  editor: string,
+  at: string = new Date().toISOString(),
+): StoredDraft {
+  const value = fieldValue(next, field);
+  if (value === undefined) {
+    throw new TypeError(`draft field "${field}" is not in the record`);
+  }
+  return { value: structuredClone(value), at, editor };
+}
+
+/** Fields of one record to publish: all its drafts, or these (with versions). */
+export type Selection = "all" | DraftRef[];
+
+/** What publishing one record's selected drafts writes. */
+export interface RecordPublish {
+  /** The record's new published values (unchanged when nothing applies). */
+  record: ContentRecord;
+  /** The drafts left after publishing. */
+  drafts: RecordDrafts;
+  /** What went public, one per field. */
+  published: Draft[];
+  /** Fields whose draft is not the version the editor saw. */
+  conflicts: DraftConflict[];
+  /** The revisions to write, each marked published. */
+  revisions: Revision[];
+}
+
+/**
+ * Plans publishing the `selection` of one record's drafts: checks each
+ * field's version (a mismatch is a conflict), writes the drafts over the
+ * published record and makes one published revision per field.
+ * `hasHistory(field)` says whether the field has revisions already (else the
+ * value it had is kept first, as in a save). Fields without a draft are left
+ * out; a list item whose list no longer has it stays a draft.
+ *
+ * @example
+ * ```ts
+ * import { planPublish } from "./draft.ts";
+ * const at = new Date().toISOString();
+ * const plan = planPublish(
+ *   "pages", "home", { title: "Old" },
+ *   { title: { value: "New", at, editor: "Ada" } },
+ *   "all", "Bo", () => true,
+ * );
+ * plan.record.title; // "New"
+ * plan.revisions[0].published !== undefined; // true
+ * ```
+ */
+export function planPublish(
+  collection: string,
+  key: string,
+  record: ContentRecord | null,
+  drafts: RecordDrafts | null | undefined,
+  selection: Selection,
+  editor: string,
+  hasHistory: (field: string) => boolean,
+): RecordPublish {
+  const plan: RecordPublish = {
+    record: { ...record },
+    drafts: { ...drafts },
+    published: [],
+    conflicts: [],
+    revisions: [],
+  };
+  const refs: DraftRef[] = selection === "all"
+    ? Object.keys(plan.drafts).map((field) => ({ collection, key, field }))
+    : selection;
+  for (const ref of refs) {
+    const draft = Object.hasOwn(plan.drafts, ref.field)
+      ? plan.drafts[ref.field]
+      : undefined;
+    if (!draft) continue;
+    if (
+      ref.version !== undefined && contentVersion(draft.value) !== ref.version
+    ) {
+      plan.conflicts.push({
+        collection,
+        key,
+        field: ref.field,
+        value: structuredClone(draft.value),
+        version: contentVersion(draft.value),
+      });
+      continue;
+    }
+    const before = { ...plan.record };
+    if (!setField(plan.record, ref.field, draft.value)) continue;
+    delete plan.drafts[ref.field];
+    plan.revisions.push(
+      ...newRevisions(
+        collection,
+        key,
+        {
+          field: ref.field,
+          editor,
+          published: true,
+        },
+        before,
+        plan.record,
+        hasHistory(ref.field),
+      ),
+    );
+    plan.published.push({
+      collection,
+      key,
+      field: ref.field,
+      value: structuredClone(draft.value),
+      at: draft.at,
+      editor: draft.editor,
+    });
+  }
+  return plan;
+}
+
+/**
+ * A store's drafts as the {@linkcode Draft} list, oldest first.
+ *
+ * @example
+ * ```ts
+ * import { listDrafts } from "./draft.ts";
+ * const at = new Date().toISOString();
+ * listDrafts([["pages", "home", { title: { value: "x", at, editor: "Ada" } }]]);
+ * ```
+ */
+export function listDrafts(
+  records: Iterable<[string, string, RecordDrafts]>,
+): Draft[] {
+  const out: Draft[] = [];
+  for (const [collection, key, drafts] of records) {
+    for (const [field, d] of Object.entries(drafts)) {
+      out.push({
+        collection,
+        key,
+        field,
+        value: structuredClone(d.value),
+        at: d.at,
+        editor: d.editor,
+      });
+    }
+  }
+  return out.sort((a, b) => a.at < b.at ? -1 : a.at > b.at ? 1 : 0);
+}
+
+/**
+ * Groups a publish request by record, in a fixed order (so stores that lock
+ * records lock them in the same order everywhere and never deadlock).
+ *
+ * @example
+ * ```ts
+ * import { byRecord } from "./draft.ts";
+ * byRecord([{ collection: "pages", key: "b", field: "x" }, { collection: "pages", key: "a", field: "x" }])
+ *   .map(([, key]) => key); // ["a", "b"]
+ * ```
+ */
+export function byRecord(
+  refs: DraftRef[],
+): [string, string, DraftRef[]][] {
+  const groups = new Map<string, [string, string, DraftRef[]]>();
+  for (const ref of refs) {
+    const id = JSON.stringify([ref.collection, ref.key]);
+    const group = groups.get(id) ?? [ref.collection, ref.key, []];
+    group[2].push(ref);
+    groups.set(id, group);
+  }
+  return [...groups.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    .map(([, group]) => group);
+}
