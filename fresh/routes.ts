@@ -26,6 +26,16 @@ import {
   createMediaHandler,
   type MediaHandlerOptions,
 } from "../server/media.ts";
+import {
+  createDiscardHandler,
+  createDraftsHandler,
+  createPublishHandler,
+  type DraftHandlerOptions,
+} from "../server/publish.ts";
+import {
+  createPreviewHandler,
+  type PreviewHandlerOptions,
+} from "../server/preview.ts";
 import type { Handler } from "../server/http.ts";
 import type { Authorize, Editor, EndpointCall } from "../server/types.ts";
 import type {
@@ -203,4 +213,94 @@ function freshRoute<State>(handle: Handler<EndpointCall>): FreshHandler<State> {
     const seen = req.url === url.href ? req : new Request(url, req);
     return handle(seen, { context: ctx });
   };
+}
+
+/** Options of the draft routes: the draft handlers', with ctx-aware hooks. */
+export type CmsDraftRouteOptions<State> =
+  & Omit<DraftHandlerOptions, "authorize" | "canEdit">
+  & Pick<CmsSaveRouteOptions<State>, "authorize" | "canEdit">;
+
+/** The draft handlers' options with the Fresh hooks adapted. */
+function draftOptions<State>(
+  options: CmsDraftRouteOptions<State>,
+): DraftHandlerOptions {
+  const { canEdit } = options;
+  return {
+    ...options,
+    authorize: fromContext(options.authorize),
+    canEdit: canEdit &&
+      ((_req, field, editor, context) =>
+        canEdit(context as FreshContextLike<State>, field, editor)),
+  };
+}
+
+/**
+ * The draft endpoints of publish mode `draft` as Fresh 2 route handlers:
+ * `drafts` (`GET`), `publish` (`POST {fields?, versions?}`) and `discard`
+ * (`POST {field}`); other methods get 405. The rules are
+ * `createDraftsHandler`'s, `createPublishHandler`'s and
+ * `createDiscardHandler`'s (the save endpoint's session, origin, allowlist
+ * and `canEdit`), with the hooks receiving the Fresh context.
+ *
+ * @example
+ * ```ts
+ * // routes/api/cms/[action].ts — drafts, publish, discard
+ * import { cmsDraftRoutes } from "@inplace/cms/fresh";
+ * import { defineContent, MemoryContentStore } from "@inplace/cms";
+ *
+ * type State = { user?: { name: string } };
+ * const routes = cmsDraftRoutes<State>({
+ *   authorize: (ctx) => ctx.state.user ?? null,
+ *   allowlist: defineContent({ pages: { title: "plain", body: "rich" } }),
+ *   store: new MemoryContentStore(),
+ * });
+ * export const handler = routes.publish;
+ * ```
+ */
+export function cmsDraftRoutes<State>(
+  options: CmsDraftRouteOptions<State>,
+): {
+  drafts: FreshHandler<State>;
+  publish: FreshHandler<State>;
+  discard: FreshHandler<State>;
+} {
+  const opts = draftOptions(options);
+  return {
+    drafts: freshRoute(createDraftsHandler(opts)),
+    publish: freshRoute(createPublishHandler(opts)),
+    discard: freshRoute(createDiscardHandler(opts)),
+  };
+}
+
+/** Options of {@linkcode cmsPreviewRoute}: the preview handler's, ctx-aware. */
+export type CmsPreviewRouteOptions<State> =
+  & Omit<PreviewHandlerOptions, "authorize">
+  & Pick<CmsSaveRouteOptions<State>, "authorize">;
+
+/**
+ * The preview endpoint as a Fresh 2 route handler: `POST {"path"}` → 200
+ * `{url, expires}`. Check the token on the page itself with
+ * `signer.verify(ctx.url.searchParams.get("preview"), ctx.url.pathname)`
+ * and render drafts (`store.getDrafted`) only when it is `true`.
+ *
+ * @example
+ * ```ts
+ * // routes/api/cms/preview.ts
+ * import { cmsPreviewRoute } from "@inplace/cms/fresh";
+ * import { PreviewSigner } from "@inplace/cms";
+ *
+ * type State = { user?: { name: string } };
+ * export const handler = cmsPreviewRoute<State>({
+ *   authorize: (ctx) => ctx.state.user ?? null,
+ *   signer: new PreviewSigner(Deno.env.get("CMS_PREVIEW_SECRET")!),
+ * });
+ * ```
+ */
+export function cmsPreviewRoute<State>(
+  options: CmsPreviewRouteOptions<State>,
+): FreshHandler<State> {
+  return freshRoute(createPreviewHandler({
+    ...options,
+    authorize: fromContext(options.authorize),
+  }));
 }
