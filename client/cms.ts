@@ -145,7 +145,7 @@ export function mount(
       run: () => emit("cms:open-drawer", { editor: cfg.editor }),
       icon: "settings",
     },
-    { label: "History", run: () => void showHistory() },
+    { label: t("history"), run: () => void showHistory() },
     { label: t("done"), run: done, icon: "done" },
   ];
   const bar = createBar(kit, cfg.editor, actions);

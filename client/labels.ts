@@ -21,6 +21,7 @@ export const en = {
   save: "Save",
   saveHint: "Save (Ctrl+S)",
   settings: "Settings",
+  history: "History",
   done: "Done",
   discard: "Discard",
   ok: "OK",

@@ -15,6 +15,7 @@ export const de: Labels = {
   save: "Speichern",
   saveHint: "Speichern (Strg+S)",
   settings: "Einstellungen",
+  history: "Verlauf",
   done: "Fertig",
   discard: "Verwerfen",
   ok: "OK",

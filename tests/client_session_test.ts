@@ -284,6 +284,7 @@ clientSiteTest(
           assert.deepEqual(de.buttons, [
             "Speichern",
             "Einstellungen",
+            "Verlauf",
             "Fertig",
           ]);
           await caretAtEnd(page, SUB);
@@ -302,7 +303,12 @@ clientSiteTest(
         });
         try {
           const over = await bar(page);
-          assert.deepEqual(over.buttons, ["Publish", "Settings", "Done"]);
+          assert.deepEqual(over.buttons, [
+            "Publish",
+            "Settings",
+            "History",
+            "Done",
+          ]);
           assert.equal(over.text, "All changes saved");
         } finally {
           await page.close();
@@ -354,7 +360,7 @@ clientSiteTest(
               JSON.stringify(m.status),
             );
             assert.ok(inside(m.status), JSON.stringify(m.status));
-            assert.equal(m.buttons.length, 3);
+            assert.equal(m.buttons.length, 4);
             assert.ok(m.buttons.every(inside), JSON.stringify(m.buttons));
             assert.ok(
               m.footBottom <= m.bar.top,
