@@ -1,0 +1,230 @@
+/**
+ * OpenTelemetry: the demo runs with Deno's built-in exporter
+ * (`OTEL_DENO=true`, OTLP/HTTP JSON) against a receiver written here; the
+ * spans and metrics of a save, a conflict and a refused upload arrive.
+ */
+import assert from "node:assert/strict";
+import { buildClient } from "../tools/build_client.ts";
+
+const PASSWORD = "otel-test-password";
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+/** OTLP attribute list → plain object. */
+function attrs(list: Json[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { key, value } of list ?? []) {
+    out[key] = value.stringValue ?? value.intValue ?? value.doubleValue ??
+      value.boolValue;
+  }
+  return out;
+}
+
+/** Every span of the received trace exports. */
+function spansOf(bodies: Json[]): { name: string; attributes: Json }[] {
+  return bodies.flatMap((b) =>
+    (b.resourceSpans ?? []).flatMap((r: Json) =>
+      (r.scopeSpans ?? []).flatMap((s: Json) =>
+        (s.spans ?? []).map((span: Json) => ({
+          name: span.name,
+          attributes: attrs(span.attributes),
+        }))
+      )
+    )
+  );
+}
+
+/** Every data point of the received metric exports, by metric name. */
+function pointsOf(bodies: Json[]): Map<string, Json[]> {
+  const out = new Map<string, Json[]>();
+  for (const b of bodies) {
+    for (const r of b.resourceMetrics ?? []) {
+      for (const s of r.scopeMetrics ?? []) {
+        for (const m of s.metrics ?? []) {
+          const points = (m.sum ?? m.histogram ?? m.gauge)?.dataPoints ?? [];
+          const list = out.get(m.name) ?? [];
+          list.push(...points.map((p: Json) => ({
+            ...p,
+            attributes: attrs(p.attributes),
+          })));
+          out.set(m.name, list);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+Deno.test({
+  name:
+    "otel: the demo exports spans and metrics of a save, a conflict and a refused upload over OTLP/HTTP JSON",
+  sanitizeResources: false,
+  async fn() {
+    const received: Record<string, Json[]> = {
+      "/v1/traces": [],
+      "/v1/metrics": [],
+      "/v1/logs": [],
+    };
+    const receiver = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      async (req) => {
+        const { pathname } = new URL(req.url);
+        const type = req.headers.get("Content-Type") ?? "";
+        const text = await req.text();
+        if (pathname in received && type.includes("json")) {
+          received[pathname].push(JSON.parse(text));
+        }
+        return Response.json({});
+      },
+    );
+    const dataDir = await Deno.makeTempDir({ prefix: "cms-otel-" });
+    const clientDir = await Deno.makeTempDir({ prefix: "cms-client-" });
+    let proc: Deno.ChildProcess | undefined;
+    try {
+      await buildClient(clientDir);
+      proc = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "demo/main.ts"],
+        env: {
+          PORT: "0",
+          CMS_DATA_DIR: dataDir,
+          CMS_CLIENT_DIR: clientDir,
+          CMS_EDITOR_PASSWORD: PASSWORD,
+          OTEL_DENO: "true",
+          OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiver.addr.port}`,
+          OTEL_METRIC_EXPORT_INTERVAL: "500",
+          OTEL_BSP_SCHEDULE_DELAY: "200",
+          OTEL_BLRP_SCHEDULE_DELAY: "200",
+          OTEL_SERVICE_NAME: "cms-demo",
+        },
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+      const out = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
+      let seen = "";
+      let base = "";
+      for (let i = 0; i < 200 && !base; i++) {
+        const { done, value } = await out.read();
+        if (done) break;
+        seen += value;
+        base =
+          /Demo running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(seen)?.[1] ??
+            "";
+      }
+      assert.ok(base, `demo did not start: ${seen}`);
+      void (async () => {
+        for (let i = 0; i < 100_000; i++) {
+          if ((await out.read()).done) return;
+        }
+      })().catch(() => {});
+
+      const login = await fetch(`${base}/login`, {
+        method: "POST",
+        body: new URLSearchParams({ password: PASSWORD, next: "/" }),
+        redirect: "manual",
+      });
+      await login.body?.cancel();
+      const cookie = login.headers.get("Set-Cookie")!.split(";")[0];
+      const send = async (path: string, body: BodyInit, type: string) => {
+        const res = await fetch(`${base}${path}`, {
+          method: path.endsWith("save") ? "PATCH" : "POST",
+          headers: { Cookie: cookie, "Content-Type": type },
+          body,
+        });
+        await res.body?.cancel();
+        return res.status;
+      };
+      const json = "application/json";
+      const field = { collection: "pages", key: "home", field: "body" };
+      assert.equal(
+        await send(
+          "/api/cms/save",
+          JSON.stringify({ ...field, value: "<p>Hello <b>OTel</b></p>" }),
+          json,
+        ),
+        204,
+      );
+      assert.equal(
+        await send(
+          "/api/cms/save",
+          JSON.stringify({ ...field, value: "<p>x</p>", version: "stale" }),
+          json,
+        ),
+        409,
+      );
+      assert.equal(
+        await send("/api/cms/media", "not an image at all", "image/png"),
+        415,
+      );
+
+      // Wait (bounded) for the exports: a sanitize span, and the counters.
+      const want = () => {
+        const spans = spansOf(received["/v1/traces"]);
+        const points = pointsOf(received["/v1/metrics"]);
+        return spans.some((s) => s.name === "cms.media") &&
+          spans.some((s) => s.name === "cms.sanitize") &&
+          (points.get("cms.refusals") ?? []).length > 0 &&
+          (points.get("cms.conflicts") ?? []).length > 0;
+      };
+      for (let i = 0; i < 100 && !want(); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+
+      const spans = spansOf(received["/v1/traces"]);
+      const saves = spans.filter((s) => s.name === "cms.save");
+      const outcomes = saves.map((s) => s.attributes["cms.outcome"]).sort();
+      assert.deepEqual(outcomes, ["204", "409"]);
+      for (const s of saves) {
+        assert.equal(s.attributes["cms.collection"], "pages");
+        assert.equal(s.attributes["cms.field"], "pages:home:body");
+        assert.ok(Number(s.attributes["cms.body.size"]) > 0);
+        assert.ok(s.attributes["cms.request_id"]);
+      }
+      const sanitize = spans.filter((s) => s.name === "cms.sanitize");
+      assert.ok(sanitize.length >= 2, "one sanitize span per rich save");
+      assert.ok(sanitize.every((s) => s.attributes["cms.outcome"] === "ok"));
+      assert.ok(
+        sanitize.every((s) => Number(s.attributes["cms.body.size"]) > 0),
+      );
+      const media = spans.find((s) => s.name === "cms.media");
+      assert.equal(media?.attributes["http.response.status_code"], 415);
+      assert.equal(media?.attributes["cms.reason"], "unsupported_type");
+      assert.equal(media?.attributes["cms.body.size"], 19);
+
+      const points = pointsOf(received["/v1/metrics"]);
+      const total = (name: string, match: Record<string, unknown>) =>
+        (points.get(name) ?? []).filter((p) =>
+          Object.entries(match).every(([k, v]) => p.attributes[k] === v)
+        ).reduce(
+          (max: number, p: Json) =>
+            Math.max(max, Number(p.asInt ?? p.asDouble ?? p.count ?? 0)),
+          0,
+        );
+      assert.equal(total("cms.saves", { outcome: "204" }), 1);
+      assert.equal(total("cms.saves", { outcome: "409" }), 1);
+      assert.equal(total("cms.conflicts", { collection: "pages" }), 1);
+      assert.equal(
+        total("cms.refusals", {
+          endpoint: "media",
+          reason: "unsupported_type",
+        }),
+        1,
+      );
+      assert.ok(total("cms.sanitize.duration", { outcome: "ok" }) >= 2);
+      assert.equal(total("cms.upload.size", { status: 415 }), 1);
+      // Console output (our JSON log lines) goes out as OTel logs too.
+      assert.ok(received["/v1/logs"].length > 0, "logs exported");
+    } finally {
+      if (proc) {
+        try {
+          proc.kill("SIGKILL");
+        } catch { /* exited */ }
+        await proc.status;
+      }
+      await receiver.shutdown();
+      await Deno.remove(dataDir, { recursive: true });
+      await Deno.remove(clientDir, { recursive: true });
+    }
+  },
+});
