@@ -13,6 +13,7 @@ import { run as imageBench } from "./image.ts";
 import { GOALS as sizeGoals, run as clientSize } from "./client_size.ts";
 import { run as clientMount } from "./client_mount.ts";
 import { run as clientSave } from "./client_save.ts";
+import { run as telemetryBench } from "./telemetry.ts";
 import { run as historyBench } from "./history.ts";
 
 interface Row {
@@ -157,5 +158,16 @@ for (const h of await historyBench()) {
     ),
   );
 }
+
+const otel = await telemetryBench();
+rows.push(
+  row(
+    `save handler with telemetry on (OTEL_DENO) vs off, ${otel.saves} saves`,
+    `${otel.onMs.toFixed(3)} ms/save`,
+    `off ${otel.offMs.toFixed(3)} ms/save (goal: >= 90% throughput)`,
+    otel.ratio,
+    1.11,
+  ),
+);
 
 console.table(rows);
