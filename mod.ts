@@ -14,6 +14,10 @@
  *   the save endpoint's allowlist and types every field address.
  * - {@linkcode sanitizeHtml}: the one sanitizer policy, on the server.
  * - {@linkcode HttpError} and {@linkcode endpoint}: the endpoint pipeline.
+ * - Production: {@linkcode serveGracefully} (drain on SIGTERM),
+ *   {@linkcode createLivenessHandler} and {@linkcode createReadinessHandler}
+ *   (`/healthz`, `/readyz`), {@linkcode setLogger} (JSON-lines logs),
+ *   {@linkcode setBodyBudget} (memory for bodies in flight).
  * - Content stores: {@linkcode KvContentStore}, {@linkcode MemoryContentStore}.
  * - Media storage: {@linkcode S3MediaStorage}, {@linkcode LocalMediaStorage}
  *   (with {@linkcode serveLocalMedia}), {@linkcode MemoryMediaStorage}.
@@ -66,7 +70,20 @@ export {
   errorResponse,
   type Handler,
   HttpError,
+  REQUEST_ID_HEADER,
+  type RequestFacts,
+  requestIdOf,
 } from "./server/http.ts";
+export * from "./server/serve.ts";
+export * from "./server/health.ts";
+export * from "./server/log.ts";
+export {
+  bodyBytesInFlight,
+  type BodyTimeouts,
+  DEFAULT_BODY_BUDGET,
+  readBody,
+  setBodyBudget,
+} from "./server/body.ts";
 export * from "./server/version.ts";
 export * from "./server/save.ts";
 export * from "./server/history.ts";

@@ -85,7 +85,12 @@ let current: Logger = jsonLines;
  * @example
  * ```ts
  * import { setLogger } from "./log.ts";
- * setLogger((line) => myPino[line.level](line));
+ * // e.g. only warnings and errors, as JSON lines on stderr:
+ * setLogger((line) => {
+ *   if (line.level === "warn" || line.level === "error") {
+ *     console.error(JSON.stringify(line));
+ *   }
+ * });
  * ```
  */
 export function setLogger(logger: Logger): Logger {
