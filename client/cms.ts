@@ -149,6 +149,12 @@ export function mount(
     { label: t("done"), run: done, icon: "done" },
   ];
   const bar = createBar(kit, cfg.editor, actions);
+  // Draft mode: draft marks, Publish and Discard (a lazy chunk).
+  if (cfg.publish) {
+    import("./publish.ts").then((m) => {
+      if (alive) cleanups.push(m.attachPublish(kit, bar, cfg.publish, list));
+    });
+  }
 
   /** Shows `f`'s value, version and state in each of its regions. */
   function paint(f: PageField) {

@@ -17,6 +17,8 @@ export interface CmsConfig {
   editor: string;
   /** Where Done navigates. Default: the current URL without `edit`. */
   exit: string;
+  /** Publish endpoint (publish mode `draft`); `""` (default): none. */
+  publish: string;
 }
 
 /** Reads the page config, then applies `overrides`. */
@@ -37,6 +39,7 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     history: "/api/cms/history",
     editor: "",
     exit: exit.href,
+    publish: "",
   };
   let name: keyof CmsConfig;
   for (name in config) {

@@ -1,0 +1,137 @@
+/**
+ * Publish mode `draft` in the editor (a lazy chunk, loaded when the page
+ * config names a `publish` endpoint): marks the regions of fields with an
+ * unpublished draft, and gives the edit bar Publish (with the count) and
+ * Discard. Publish sends this page's drafted fields with the versions the
+ * editor sees, so a draft someone else changed is a 409, never published
+ * over.
+ *
+ * @module
+ */
+
+import type { EditBar } from "./bar.ts";
+import type { Kit } from "./dom.ts";
+
+/** A field of the page: its address and regions. */
+export interface PublishField {
+  /** The address, e.g. `pages:home:title`. */
+  id: string;
+  /** Its regions (they carry `data-cms-version`). */
+  els: HTMLElement[];
+}
+
+const MARK =
+  `[data-cms-draft]{outline:2px dotted #16e;outline-offset:3px}[data-cms-draft]::after{content:"draft";font:11px system-ui;color:#16e;margin-left:6px}`;
+
+/**
+ * Wires drafts into the session; returns the cleanup. `endpoint` is the
+ * publish URL; `drafts` and `discard` are its siblings.
+ */
+export function attachPublish(
+  kit: Kit,
+  bar: EditBar,
+  endpoint: string,
+  fields: PublishField[],
+): () => void {
+  const url = (name: string) => new URL(name, new URL(endpoint, location.href));
+  const byId = new Map(fields.map((f) => [f.id, f]));
+  const drafted = new Set<string>();
+  const sheet = kit.sheet(MARK);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  const headers = { "Content-Type": "application/json" };
+  let removers: (() => void)[] = [];
+
+  function mark(id: string, on: boolean) {
+    if (on) drafted.add(id);
+    else drafted.delete(id);
+    byId.get(id)?.els.forEach((el) => {
+      if (on) el.dataset.cmsDraft = "";
+      else delete el.dataset.cmsDraft;
+    });
+  }
+
+  function render() {
+    removers.forEach((r) => r());
+    removers = [];
+    if (!drafted.size) return;
+    removers.push(
+      bar.add({
+        label: `Publish (${drafted.size})`,
+        icon: "done",
+        run: () => void publish(),
+      }),
+      bar.add({ label: "Discard drafts", run: () => void discard() }),
+    );
+  }
+
+  async function publish() {
+    const list = [...drafted];
+    const versions: Record<string, string> = {};
+    for (const id of list) {
+      const v = byId.get(id)?.els[0]?.dataset.cmsVersion;
+      if (v) versions[id] = v;
+    }
+    bar.status("saving", "Publishing…");
+    const res = await fetch(url("publish"), {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ fields: list, versions }),
+    }).catch(() => null);
+    if (res?.ok) {
+      const { published } = await res.json() as { published: string[] };
+      published.forEach((id) => mark(id, false));
+      bar.status("clean", `Published ${published.length}`);
+    } else if (res?.status === 409) {
+      bar.status("error", "Not published: changed by someone else; reload");
+    } else {
+      bar.status(
+        "error",
+        `Not published: ${res ? await res.text() : "offline"}`,
+      );
+    }
+    render();
+  }
+
+  async function discard() {
+    if (!confirm(`Discard ${drafted.size} unpublished change(s)?`)) return;
+    for (const id of [...drafted]) {
+      const res = await fetch(url("discard"), {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ field: id }),
+      }).catch(() => null);
+      if (!res?.ok) {
+        bar.status("error", "Not discarded");
+        return render();
+      }
+      mark(id, false);
+    }
+    // Show the published values again.
+    location.reload();
+  }
+
+  const off = kit.listen<CustomEvent<{ field: string }>>(
+    document,
+    "cms:saved",
+    ({ detail }) => {
+      mark(detail.field, true);
+      render();
+    },
+  );
+  (async () => {
+    const res = await fetch(url("drafts")).catch(() => null);
+    if (!res?.ok) return;
+    const { drafts } = await res.json() as { drafts: { field: string }[] };
+    for (const d of drafts) if (byId.has(d.field)) mark(d.field, true);
+    render();
+  })();
+
+  return () => {
+    off();
+    removers.forEach((r) => r());
+    for (const id of [...drafted]) mark(id, false);
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) =>
+      s !== sheet
+    );
+  };
+}
