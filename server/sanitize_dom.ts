@@ -162,9 +162,19 @@ function parseBounded(
   const doc = parser.document;
   const htmlEl = doc.childNodes.find((n) => n.nodeName === "html") as Element5;
   const head = htmlEl.childNodes.find((n) => n.nodeName === "head") as Element5;
-  const body = htmlEl.childNodes.find((n) => n.nodeName === "body") as Element5;
+  let body = htmlEl.childNodes.find((n) => n.nodeName === "body") as
+    | Element5
+    | undefined;
+  // A <frameset> early in the value replaces the body (and what preceded
+  // it): an empty body, the frameset counted as removed.
+  const frameset = body === undefined ? 1 : 0;
+  body ??= parse5.defaultTreeAdapter.createElement(
+    "body",
+    parse5.html.NS.HTML,
+    [],
+  );
   // Elements the parser put in <head> (a leading <style>, <title>, <meta>).
-  const removedByParse = head.childNodes.length +
+  const removedByParse = frameset + head.childNodes.length +
     doc.childNodes.filter((n) => n.nodeName === "#comment").length +
     htmlEl.childNodes.filter((n) => n.nodeName === "#comment").length;
   return { body, removedByParse };
