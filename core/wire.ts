@@ -59,6 +59,20 @@ export interface SaveBody {
 export const VERSION_HEADER = "CMS-Version";
 
 /**
+ * Header on a `204` save answer for a rich field: how many elements,
+ * comments and attributes the sanitizer removed or unwrapped from the value
+ * sent (absent when nothing was removed), so the editor can be told.
+ *
+ * @example
+ * ```ts
+ * import { REMOVED_HEADER } from "./wire.ts";
+ * const res = new Response(null, { status: 204, headers: { [REMOVED_HEADER]: "2" } });
+ * Number(res.headers.get(REMOVED_HEADER) ?? 0); // 2
+ * ```
+ */
+export const REMOVED_HEADER = "CMS-Removed";
+
+/**
  * The body of a 409 save answer: the value stored now and its version.
  *
  * @example

@@ -115,6 +115,8 @@ export async function createDemoApp(
     store,
     allowedHosts,
     publishMode,
+    // srcset in rich fields survives a save when it points at our media.
+    mediaBase: options.media.url(""),
   });
   const history = createHistoryHandler({
     authorize,

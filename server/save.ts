@@ -13,6 +13,7 @@ import {
 import { fitsLimit, isImageValue } from "../core/content.ts";
 import {
   type ConflictBody,
+  REMOVED_HEADER,
   type SaveBody,
   Status,
   VERSION_HEADER,
@@ -21,7 +22,7 @@ import { type ResolvedField, resolveField } from "./allowlist.ts";
 import { readBody } from "./body.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import { checkOrigin, type OriginOptions } from "./origin.ts";
-import { sanitizeHtml } from "./sanitize.ts";
+import { sanitizeRich } from "./sanitize.ts";
 import type {
   Allowlist,
   Authorize,
@@ -67,6 +68,12 @@ export interface SaveHandlerOptions extends OriginOptions {
   /** Largest accepted body in bytes (→ 413). Default 1 MiB. */
   maxBodyBytes?: number;
   /**
+   * The media storage's public base (e.g. `storage.url("")`, `/media/`):
+   * an `<img srcset>` in a rich field is kept only when every URL in it
+   * starts with this base. Without it, `srcset` and `sizes` are removed.
+   */
+  mediaBase?: string;
+  /**
    * `direct` (default): a save goes live at once. `draft`: a save writes the
    * field's draft (the store must be a {@linkcode DraftStore}); visitors
    * keep the published value until a publish (`server/publish.ts`).
@@ -91,11 +98,13 @@ export interface SaveHandlerOptions extends OriginOptions {
  * - `canEdit(req, address, editor)` → `false` is 403.
  * - Plain fields and list items store `String(value)` (strings, finite
  *   numbers, booleans; anything else is 400). Rich fields store
- *   `sanitizeHtml(value)`. Image fields store a URL (`isImageValue`).
+ *   `sanitizeRich(value, { mediaBase })`. Image fields store a URL (`isImageValue`).
  *   Over the field's `maxLength` is 400.
  * - With `version`, a stored value whose {@linkcode contentVersion} differs
  *   gets 409 {@linkcode ConflictBody} and nothing is written.
- * - Success: 204 with `CMS-Version: <contentVersion(stored value)>`.
+ * - Success: 204 with `CMS-Version: <contentVersion(stored value)>`, and
+ *   for a rich field from which the sanitizer removed something,
+ *   `CMS-Removed: <count>` ({@linkcode REMOVED_HEADER}).
  * - A store fault is 500 with an error id (logged with the error).
  *
  * The optional second argument ({@linkcode EndpointCall}) carries what
@@ -156,7 +165,11 @@ export function createSaveHandler(
     if (canEdit && !await canEdit(req, address, editor, context)) {
       throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
     }
-    const value = await cleanValue(target, input.value);
+    const { value, removed } = await cleanValue(
+      target,
+      input.value,
+      options.mediaBase,
+    );
     const outcome = await write(
       drafts ?? store,
       drafts !== null,
@@ -190,7 +203,10 @@ export function createSaveHandler(
     }
     return new Response(null, {
       status: Status.NoContent,
-      headers: { [VERSION_HEADER]: contentVersion(value) },
+      headers: {
+        [VERSION_HEADER]: contentVersion(value),
+        ...(removed > 0 ? { [REMOVED_HEADER]: String(removed) } : {}),
+      },
     });
   });
 }
@@ -224,20 +240,23 @@ function parseSave(body: Uint8Array): SaveBody {
   return { collection, key, field, value, version } as SaveBody;
 }
 
-/** The string to store; throws 400 when `value` is not acceptable. */
+/**
+ * The string to store and how many things the sanitizer removed from it;
+ * throws 400 when `value` is not acceptable.
+ */
 async function cleanValue(
   target: ResolvedField,
   value: unknown,
-): Promise<string> {
+  mediaBase: string | undefined,
+): Promise<{ value: string; removed: number }> {
   const { kind, spec } = target;
   let clean: string | undefined;
+  let removed = 0;
   if (typeof value === "string") {
     if (value.isWellFormed()) {
-      clean = kind === "rich"
-        ? await sanitizeHtml(value)
-        : kind === "image" && !isImageValue(value)
-        ? undefined
-        : value;
+      if (kind === "rich") {
+        ({ html: clean, removed } = await sanitizeRich(value, { mediaBase }));
+      } else if (kind !== "image" || isImageValue(value)) clean = value;
     }
   } else if (kind !== "rich" && kind !== "image") {
     if (typeof value === "boolean") clean = String(value);
@@ -257,7 +276,7 @@ async function cleanValue(
       `Value too long (limit ${spec.maxLength} characters)`,
     );
   }
-  return clean;
+  return { value: clean, removed };
 }
 
 /** What a write decided: written, a conflict, or a missing list item. */

@@ -3,6 +3,7 @@ import { createSaveHandler, type SaveEvent } from "../server/save.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import type { ContentRecord, ContentStore, Editor } from "../server/types.ts";
 import { contentVersion } from "../server/version.ts";
+import { REMOVED_HEADER } from "../core/wire.ts";
 import { serve } from "./helpers/serve.ts";
 
 const URL_ = "https://site.example/api/cms/save";
@@ -817,5 +818,45 @@ Deno.test("save: a store fault answers 500 with an error id that is also logged"
     assert.equal(ids.size, 3);
   } finally {
     console.error = log;
+  }
+});
+
+Deno.test("save: CMS-Removed counts what the sanitizer removed from a rich value, absent otherwise", async () => {
+  const { handler, home } = setup();
+  const cases: [string, unknown, string | null][] = [
+    // one attribute, one <script> element
+    ["body", '<p onclick="x()">Hi<script>x()</script></p>', "2"],
+    ["body", "<div>Name</div><div>Role</div>", "2"], // two unwrapped
+    ["body", "<p>Already clean</p>", null],
+    ["title", "<b>plain fields are stored as sent</b>", null],
+  ];
+  for (const [field, value, removed] of cases) {
+    const res = await handler(
+      save({ collection: "pages", key: "home", field, value }),
+    );
+    assert.equal(res.status, 204, String(value));
+    assert.equal(res.headers.get(REMOVED_HEADER), removed, String(value));
+  }
+  assert.equal((await home())?.body, "<p>Already clean</p>");
+});
+
+Deno.test("save: srcset under the mediaBase option survives a save; elsewhere it goes", async () => {
+  const img =
+    '<img src="/media/a.jpg" width="2" height="1" srcset="/media/a-640.webp 640w, /media/a.webp 1280w" sizes="50vw">';
+  const plain = '<img src="/media/a.jpg" width="2" height="1">';
+  for (
+    const [mediaBase, stored, removed] of [
+      ["/media/", img, null],
+      ["https://cdn.example/media/", plain, "2"],
+      [undefined, plain, "2"],
+    ] as const
+  ) {
+    const { handler, home } = setup({ mediaBase });
+    const res = await handler(
+      save({ collection: "pages", key: "home", field: "body", value: img }),
+    );
+    assert.equal(res.status, 204);
+    assert.equal((await home())?.body, stored, String(mediaBase));
+    assert.equal(res.headers.get(REMOVED_HEADER), removed, String(mediaBase));
   }
 });
