@@ -196,7 +196,7 @@ export function mount(
     });
   }
   function renderBar() {
-    const { dirty, saving, failed } = model.status();
+    const { dirty, saving, failed, removed } = model.status();
     const e = failed?.error;
     const reason = e?.status === 409 ? t("changedElsewhere") : e?.reason ?? "";
     const [state, text]: [BarState, string] = !navigator.onLine
@@ -209,7 +209,7 @@ export function mount(
       ? ["error", t("notSaved", { reason })]
       : dirty
       ? ["unsaved", t("unsaved", { n: dirty })]
-      : ["clean", t("clean")];
+      : ["clean", removed ? t("cleanRemoved", { n: removed }) : t("clean")];
     bar.status(state, text);
     // The unload guard exists only while something is dirty (bfcache stays
     // usable, and registering it is not free).

@@ -26,6 +26,8 @@ export const en = {
   discard: "Discard",
   ok: "OK",
   clean: "All changes saved",
+  cleanRemoved:
+    "All changes saved. {n} unsupported item was removed.|All changes saved. {n} unsupported items were removed.",
   unsaved: "{n} unsaved change|{n} unsaved changes",
   saving: "Saving…",
   offline: "Offline: changes are kept here",

@@ -20,6 +20,8 @@ export const de: Labels = {
   discard: "Verwerfen",
   ok: "OK",
   clean: "Alle Änderungen gespeichert",
+  cleanRemoved:
+    "Alle Änderungen gespeichert. {n} nicht unterstütztes Element wurde entfernt.|Alle Änderungen gespeichert. {n} nicht unterstützte Elemente wurden entfernt.",
   unsaved: "{n} ungespeicherte Änderung|{n} ungespeicherte Änderungen",
   saving: "Wird gespeichert…",
   offline: "Offline: Änderungen bleiben hier erhalten",

@@ -26,6 +26,8 @@ export interface SaveAnswer {
   version?: string;
   /** The `Retry-After` header, if any (seconds or an HTTP date). */
   retryAfter?: string;
+  /** The `CMS-Removed` header: what the server's sanitizer removed. */
+  removed?: number;
 }
 
 /** A field as the page declares it (a parsed marker, or its equivalent). */
@@ -56,6 +58,8 @@ export interface Field extends FieldInit {
   retryAt?: number;
   /** A 409 waiting for the editor's choice: the value stored now. */
   conflict?: { stored: string; version?: string };
+  /** What the server's sanitizer removed from the last saved value. */
+  removed?: number;
 }
 
 /** Drafts of unsaved values, kept where they survive a reload. */
@@ -147,6 +151,8 @@ export interface ModelStatus {
   saving: boolean;
   /** The first field whose last save failed, if any. */
   failed?: Field;
+  /** What the sanitizer removed from the fields' last saved values. */
+  removed: number;
 }
 
 /** The editing session's state machine, made by {@linkcode createModel}. */
@@ -316,6 +322,7 @@ export function createModel(
     const stored = typeof c?.value === "string" ? c.value : "";
     const versioned = version !== undefined;
     if (r.status >= 200 && r.status < 300) {
+      f.removed = r.removed;
       saved(f, value, r.version, versioned);
     } else if (c && stored === value) {
       // Ours was stored, but its answer got lost (then retried): saved.
@@ -371,13 +378,14 @@ export function createModel(
     fields,
     get: (id) => by.get(id),
     status() {
-      let dirty = 0, saving = false, failed: Field | undefined;
+      let dirty = 0, saving = false, failed: Field | undefined, removed = 0;
       for (const f of fields) {
         if (isDirty(f)) dirty++;
         saving ||= f.saving;
         failed ??= f.error && f;
+        removed += f.removed ?? 0;
       }
-      return { dirty, saving, failed };
+      return { dirty, saving, failed, removed };
     },
     edit(id, value) {
       const f = by.get(id);

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type SaveBody, VERSION_HEADER } from "../core/wire.ts";
+import { REMOVED_HEADER, type SaveBody, VERSION_HEADER } from "../core/wire.ts";
 import type { SaveAnswer } from "./model.ts";
 
 /**
@@ -29,7 +29,9 @@ export async function saveField(
       body: JSON.stringify(body),
     });
     const h = (name: string) => res.headers.get(name) ?? undefined;
+    const removed = Number(h(REMOVED_HEADER));
     return {
+      ...(removed > 0 ? { removed } : {}),
       status: res.status,
       text: res.status === 204 ? "" : await res.text(),
       version: h(VERSION_HEADER),

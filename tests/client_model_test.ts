@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import type { SaveBody } from "../core/wire.ts";
+import { saveField } from "../client/save.ts";
+import { serve } from "./helpers/serve.ts";
 import {
   type Clock,
   createModel,
@@ -155,6 +157,7 @@ Deno.test("model: dirty state, cms:dirty and drafts follow edits", () => {
     dirty: 1,
     saving: false,
     failed: undefined,
+    removed: 0,
   });
   assert.deepEqual(of("cms:dirty").map((e) => e.detail.dirty), [true]);
   assert.deepEqual(storage.keys(), ["cms-draft:pages:home:title:title-v1"]);
@@ -545,4 +548,51 @@ Deno.test("model: after destroy, timers are gone and late answers are ignored", 
   await flush();
   assert.equal(events.length, before);
   assert.deepEqual(clock.pending, []);
+});
+
+Deno.test("model: the sanitizer's removed count (CMS-Removed) shows in status until that field saves clean", async () => {
+  const { model, server } = setup(["a", "b"]);
+  server.answer = (body) => ({
+    status: 204,
+    text: "",
+    ...(String(body.value).includes("<script>") ? { removed: 2 } : {}),
+  });
+  model.edit("pages:home:a", "A<script>x</script>");
+  model.edit("pages:home:b", "B<script>x</script>");
+  await model.save();
+  assert.deepEqual(model.status(), {
+    dirty: 0,
+    saving: false,
+    failed: undefined,
+    removed: 4,
+  });
+  model.edit("pages:home:a", "A");
+  await model.save();
+  assert.equal(model.status().removed, 2, "a saved clean: only b's count");
+  server.answer = () => ({ status: 500, text: "boom" });
+  model.edit("pages:home:b", "B<script>y</script>");
+  await model.save();
+  assert.equal(model.status().removed, 2, "a failed save keeps the last count");
+});
+
+Deno.test("saveField reads CMS-Removed from the 204 (absent or 0: no count)", async () => {
+  const counts = ["3", "0", null];
+  const server = serve(() => {
+    const removed = counts.shift();
+    return new Response(null, {
+      status: 204,
+      headers: removed === null || removed === undefined
+        ? { "CMS-Version": "v" }
+        : { "CMS-Version": "v", "CMS-Removed": removed },
+    });
+  });
+  try {
+    const body = { collection: "pages", key: "home", field: "b", value: "x" };
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await saveField(server.url, body));
+    assert.deepEqual(answers.map((a) => a.removed), [3, undefined, undefined]);
+    assert.deepEqual(answers.map((a) => a.version), ["v", "v", "v"]);
+  } finally {
+    await server.close();
+  }
 });
