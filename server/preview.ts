@@ -92,7 +92,8 @@ export class PreviewSigner {
     const exp = Number(m[1]);
     if (exp * 1000 <= now) return false;
     const sig = unbase64url(m[2]);
-    if (!sig) return false;
+    // Only the canonical spelling: the last character's spare bits are 0.
+    if (!sig || base64url(sig) !== m[2]) return false;
     return await crypto.subtle.verify(
       "HMAC",
       await this.#key,

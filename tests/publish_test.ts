@@ -312,6 +312,15 @@ Deno.test("preview tokens: path and expiry are signed", async () => {
   assert.equal(await signer.verify(`${Number(exp) + 999}.${sig}`, "/"), false);
   const flipped = sig[0] === "A" ? "B" + sig.slice(1) : "A" + sig.slice(1);
   assert.equal(await signer.verify(`${exp}.${flipped}`, "/"), false);
+  // The spare low bits of the last character are part of the token too.
+  const last = sig.at(-1)!;
+  const spare = last === "A"
+    ? "B"
+    : String.fromCharCode(last.charCodeAt(0) ^ 1);
+  assert.equal(
+    await signer.verify(`${exp}.${sig.slice(0, -1)}${spare}`, "/"),
+    false,
+  );
   for (const bad of ["", "x", `${exp}.`, `${exp}.${sig}=`, null, undefined]) {
     assert.equal(await signer.verify(bad, "/"), false, String(bad));
   }
