@@ -15,6 +15,8 @@ import { run as clientMount } from "./client_mount.ts";
 import { run as clientSave } from "./client_save.ts";
 import { run as telemetryBench } from "./telemetry.ts";
 import { run as historyBench } from "./history.ts";
+import { run as sanitizeRatio } from "./sanitize_ratio.ts";
+import { run as sanitizeAdversarial } from "./sanitize_adversarial.ts";
 
 interface Row {
   what: string;
@@ -170,4 +172,19 @@ rows.push(
   ),
 );
 
+const sr = await sanitizeRatio();
+rows.push(
+  row(
+    "sanitize 10 KB rich HTML: server pipeline vs bare DOMPurify on jsdom",
+    ms(sr.pipelineMs),
+    `bare ${ms(sr.bareMs)}`,
+    sr.ratio,
+    1.1,
+  ),
+);
+
 console.table(rows);
+
+// Time against size for hostile inputs (each size doubles: linear ≈ 2x).
+console.log("Adversarial sanitize inputs, time against size:");
+console.table(await sanitizeAdversarial());
