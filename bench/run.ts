@@ -15,6 +15,7 @@ import { run as clientMount } from "./client_mount.ts";
 import { run as clientSave } from "./client_save.ts";
 import { run as telemetryBench } from "./telemetry.ts";
 import { run as historyBench } from "./history.ts";
+import { run as publishBench } from "./publish.ts";
 import { run as sanitizeRatio } from "./sanitize_ratio.ts";
 import { run as sanitizeAdversarial } from "./sanitize_adversarial.ts";
 
@@ -157,6 +158,17 @@ for (const h of await historyBench()) {
       `${ms(h.list1000Ms)}; ${ms(h.restoreMs)}`,
       `one save ${ms(h.saveMs)}`,
       h.restoreMs / h.saveMs,
+    ),
+  );
+}
+
+for (const p of await publishBench()) {
+  rows.push(
+    row(
+      `publish 50 drafts vs save them, ${p.store} (context)`,
+      ms(p.publish50Ms),
+      `50 draft saves ${ms(p.save50Ms)}`,
+      p.publish50Ms / p.save50Ms,
     ),
   );
 }
