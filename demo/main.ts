@@ -15,6 +15,10 @@
  *   built at start into a temp folder.
  * - `CMS_SHUTDOWN_DEADLINE_MS` (default 10000): how long requests in flight
  *   may take after SIGTERM/SIGINT.
+ * - `CMS_PUBLISH=draft`: saves are drafts until an editor publishes them
+ *   (default `direct`: saves go live).
+ * - `CMS_PREVIEW_SECRET`: signs preview links (≥ 32 bytes); generated into
+ *   `CMS_DATA_DIR/preview-secret` when unset. Rotate it to revoke links.
  * - `CMS_S3_BUCKET` switches media to S3, with `CMS_S3_ENDPOINT`,
  *   `CMS_S3_REGION`, `CMS_S3_ACCESS_KEY_ID`, `CMS_S3_SECRET_ACCESS_KEY`,
  *   `CMS_S3_PUBLIC_URL`, `CMS_S3_PATH_STYLE`.
