@@ -157,6 +157,13 @@ Deno.test({
         await page.click('[data-cms-field="pages:home:body"] p:last-of-type');
         await page.keyboard.press("End");
         await input.uploadFile(picture);
+        // The alt text dialog asks before the image goes in.
+        const alt = await page.waitForSelector(
+          "cms-rich-toolbar >>> dialog[open] input[type=text]",
+          { timeout: 15_000 },
+        );
+        await alt!.type("A sample picture");
+        await page.keyboard.press("Enter");
         const img = await page.waitForSelector(
           '[data-cms-field="pages:home:body"] img[width][height]',
           { timeout: 15_000 },
