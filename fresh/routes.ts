@@ -249,12 +249,11 @@ function draftOptions<State>(
  * import { defineContent, MemoryContentStore } from "@inplace/cms";
  *
  * type State = { user?: { name: string } };
- * const routes = cmsDraftRoutes<State>({
+ * export const handler = cmsDraftRoutes<State>({
  *   authorize: (ctx) => ctx.state.user ?? null,
  *   allowlist: defineContent({ pages: { title: "plain", body: "rich" } }),
  *   store: new MemoryContentStore(),
- * });
- * export const handler = routes.publish;
+ * }).publish;
  * ```
  */
 export function cmsDraftRoutes<State>(
