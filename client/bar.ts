@@ -74,7 +74,7 @@ dialog{max-width:calc(100vw - 48px)}
 pre{background:#000;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;max-height:40vh;overflow:auto}
 @media(max-width:480px){.b{left:8px;right:8px;bottom:8px;max-width:none}}
 @media(pointer:coarse){button{padding:10px 12px}}
-@media(forced-colors:active){.b,dialog,button{border:1px solid}.d{forced-color-adjust:none}}`;
+@media(forced-colors:active){.b,dialog,button{border:1px solid}.b,dialog,.e{color:CanvasText;background:Canvas}button{color:ButtonText;background:ButtonFace}.p{color:HighlightText;background:Highlight}.d{forced-color-adjust:none}}`;
 
 /** Mounts the edit bar at the end of `document.body`. */
 export function createBar(

@@ -44,8 +44,8 @@ export interface RichTextOptions {
 export interface RichTextController {
   /** The editable element. */
   readonly element: HTMLElement;
-  /** Current HTML (trimmed `innerHTML`, without the `<p>` Chromium wraps
-   * around a new list). Setting it sanitizes it first, and is one undo
+  /** Current HTML (trimmed `innerHTML`, without the `<p>` Chromium and
+   * WebKit wrap around a new list). Setting it sanitizes it first, and is one undo
    * step. */
   value: string;
   /** Subscribes to user edits; returns an unsubscribe function. */
@@ -138,10 +138,14 @@ export function attachRich(
   exec("defaultParagraphSeparator", "p");
   const history = createHistory(el);
 
-  // Chromium nests a new list in its <p>, which HTML parsing (so the stored
-  // value) splits into empty paragraphs: the value leaves that <p> out.
+  // Chromium and WebKit nest a new list in its <p>, which HTML parsing (so
+  // the stored value) splits into empty paragraphs: the value leaves that
+  // <p> out, and WebKit's placeholder <br> at the end of an item.
   const value = () =>
-    el.innerHTML.trim().replace(/<p>(<[ou]l>)|(<\/[ou]l>)<\/p>/g, "$1$2");
+    el.innerHTML.trim().replace(
+      /<p>(<[ou]l>)|(<\/[ou]l>)<\/p>|<br>(?=<\/li>)/g,
+      "$1$2",
+    );
   let last = value();
   /** Reports the value when it changed, and the page's missing alt texts. */
   const notify = () => {

@@ -427,7 +427,7 @@ clientSiteTest(
               .querySelectorAll("button"),
           ].map((b) => b.textContent)
         );
-        assert.deepEqual(names, ["Save", "Settings", "Done"]);
+        assert.deepEqual(names, ["Save", "Settings", "History", "Done"]);
         await page.close();
       },
     );

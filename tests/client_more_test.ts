@@ -261,8 +261,16 @@ async function sendImage(page: Page, kind: "paste" | "drop") {
           withData(new DragEvent("drop", at), "dataTransfer"),
         );
       }
+      // The alt text dialog asks on insertion: the editor answers it.
       const deadline = Date.now() + 5000;
       while (!el.querySelector("img") && Date.now() < deadline) {
+        const d = document.querySelector("cms-rich-toolbar")?.shadowRoot
+          ?.querySelector("dialog[open]");
+        const text = d?.querySelector<HTMLInputElement>("input[type=text]");
+        if (d && text && !text.value) {
+          text.value = "red square 1";
+          d.querySelector<HTMLButtonElement>("[type=submit]")!.click();
+        }
         await new Promise((r) => setTimeout(r, 20));
       }
       check();
@@ -384,7 +392,20 @@ clientSiteTest(
           assert.match(src!, /^\/media\/[\w/-]+\.png$/);
           const stored = site.media.get(src!.slice("/media/".length));
           assert.equal(stored?.contentType, "image/png");
-          assert.deepEqual([...stored!.bytes], out.bytes);
+          // The media pipeline re-encodes (metadata stripped): still a
+          // 37×23 PNG (IHDR width and height).
+          const ihdr = new DataView(
+            stored!.bytes.buffer,
+            stored!.bytes.byteOffset,
+          );
+          assert.deepEqual(
+            [
+              ...stored!.bytes.slice(0, 8),
+              ihdr.getUint32(16),
+              ihdr.getUint32(20),
+            ],
+            [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 37, 23],
+          );
           assert.deepEqual([width, height, alt], ["37", "23", "red square 1"]);
           assert.equal(after, kind === "paste" ? "Body text" : "Third");
           // The image shows up (served back) and is saved with the field.
@@ -405,34 +426,9 @@ clientSiteTest(
     }
 
     await t.step(
-      "toolbar: link (javascript: refused), heading, lists; saved as shown",
+      "toolbar: heading and lists; saved as shown (links: rich_links_test)",
       async () => {
-        const { page, prompts, close } = await open(browser, site, [
-          "javascript:alert(1)",
-          " JaVaScRiPt:alert(1)",
-          "java\tscript:alert(1)",
-          "https://example.com/x",
-        ]);
-        const initial = await region(page);
-        await select(page, "Body");
-        for (let i = 0; i < 3; i++) {
-          await click(page, "toolbar", "Link");
-          assert.equal(await region(page), initial);
-        }
-        assert.equal((await barStatus(page)).state, "clean");
-        await click(page, "toolbar", "Link");
-        assert.deepEqual(await prompts(), Array(4).fill("prompt:Link address"));
-        assert.equal(
-          await region(page),
-          initial.replace("Body", `<a href="https://example.com/x">Body</a>`),
-        );
-        assert.equal(site.saves.length, 0);
-        const linked = await saveAndCompare(browser, page, site);
-        assert.match(
-          linked,
-          /<a href="https:\/\/example\.com\/x" rel="noopener noreferrer nofollow">Body<\/a>/,
-        );
-
+        const { page, close } = await open(browser, site);
         await select(page, "Second", true);
         await click(page, "toolbar", "Heading");
         assert.match(await region(page), /<h2>Second line<\/h2>/);
@@ -447,7 +443,8 @@ clientSiteTest(
 
         await select(page, "Third", true);
         await click(page, "toolbar", "Bulleted list");
-        assert.match(await region(page), /<ul><li>Third<\/li><\/ul>/);
+        // The region's DOM may keep the engine's <p> around the list
+        // (WebKit, Chromium); the value, so what is saved, leaves it out.
         assert.match(
           await saveAndCompare(browser, page, site),
           /<ul><li>Third<\/li><\/ul>/,
@@ -455,11 +452,9 @@ clientSiteTest(
 
         await select(page, "Fourth", true);
         await click(page, "toolbar", "Numbered list");
-        assert.match(await region(page), /<ol><li>Fourth<\/li><\/ol>/);
         const final = await saveAndCompare(browser, page, site);
         assert.match(final, /<ol><li>Fourth<\/li><\/ol>/);
-        assert.equal(site.saves.length, 4);
-        assert.doesNotMatch(final, /javascript/i);
+        assert.equal(site.saves.length, 3);
         await close();
       },
     );
@@ -496,12 +491,15 @@ clientSiteTest(
             "Bulleted list",
             "Done",
             "Heading",
+            "History",
             "Insert image",
             "Italic",
             "Link",
             "Numbered list",
+            "Redo",
             "Save",
             "Settings",
+            "Undo",
           ]);
         }
         // Cross-check in the shadow roots: no button lacks a name source.
@@ -520,7 +518,8 @@ clientSiteTest(
         );
         assert.ok(sources.every((s) => s), JSON.stringify(sources));
 
-        // Tab from the top of the page walks every control, ending in the bar.
+        // Tab from the top of the page walks every control, ending in the bar;
+        // the rich toolbar is one tab stop (ARIA toolbar: arrows move in it).
         await page.evaluate(() =>
           (document.activeElement as HTMLElement)?.blur()
         );
@@ -543,15 +542,10 @@ clientSiteTest(
         assert.deepEqual(order, [
           "Hello",
           "Bold",
-          "Italic",
-          "Link",
-          "Heading",
-          "Bulleted list",
-          "Numbered list",
-          "Insert image",
           "body",
           "Save",
           "Settings",
+          "History",
           "Done",
         ]);
         // Enter on the focused Done leaves edit mode (nothing is dirty).

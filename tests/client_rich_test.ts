@@ -83,6 +83,35 @@ async function caretAtEnd(page: Page, sel = "div[data-cms-field]") {
   }, sel);
 }
 
+/**
+ * Waits for the alt text dialog asked on insertion, then answers it with
+ * `alt`, or cancels it when `alt` is null.
+ */
+async function answerAlt(page: Page, alt: string | null) {
+  const sel = "dialog[open]";
+  await page.waitFor(
+    (sel: string) =>
+      document.querySelector("cms-rich-toolbar")!.shadowRoot!.querySelector(
+        sel,
+      ),
+    { timeout: 5000 },
+    sel,
+  );
+  await page.evaluate(
+    (sel: string, alt: string | null) => {
+      const d = document.querySelector("cms-rich-toolbar")!.shadowRoot!
+        .querySelector(sel)!;
+      if (alt !== null) {
+        d.querySelector<HTMLInputElement>("input[type=text]")!.value = alt;
+      }
+      d.querySelectorAll<HTMLButtonElement>("button")[alt === null ? 1 : 0]
+        .click();
+    },
+    sel,
+    alt,
+  );
+}
+
 function toolbarText(page: Page): Promise<string> {
   return page.evaluate(() =>
     document.querySelector("cms-rich-toolbar")!.shadowRoot!.querySelector(
@@ -175,6 +204,8 @@ engineTest("client: rich regions, uploads and islands", async (t, browser) => {
           "Bulleted list",
           "Numbered list",
           "Insert image",
+          "Undo",
+          "Redo",
         ]);
         assert.equal(
           await page.evaluate(() =>
@@ -232,6 +263,7 @@ engineTest("client: rich regions, uploads and islands", async (t, browser) => {
         return !p.hidden;
       }, { timeout: 2000 });
       assert.match(await toolbarText(page), /Uploading beach_day\.gif/);
+      await answerAlt(page, "beach day");
       await page.waitFor("div[data-cms-field] img", { timeout: 5000 });
       site.uploadDelayMs = 0;
       const img = await page.evaluate(() => {
@@ -288,7 +320,8 @@ engineTest("client: rich regions, uploads and islands", async (t, browser) => {
       await page.waitFor(() =>
         (globalThis as unknown as PageGlobals).errors.length === 1
       );
-      assert.match(await toolbarText(page), /^Upload failed \(415\): /);
+      assert.match(await toolbarText(page), /^Upload failed: .+ \(415\)$/);
+      await answerAlt(page, null);
       site.authorized = false;
       await Deno.writeFile(`${tmp}/ok.gif`, gif(2, 2));
       await page.upload(input, `${tmp}/ok.gif`);
@@ -296,7 +329,8 @@ engineTest("client: rich regions, uploads and islands", async (t, browser) => {
         (globalThis as unknown as PageGlobals).errors.length === 2
       );
       site.authorized = true;
-      assert.match(await toolbarText(page), /^Upload failed \(403\): /);
+      assert.match(await toolbarText(page), /^Upload failed: .+ \(403\)$/);
+      await answerAlt(page, "ok");
       const errors = await page.evaluate(() =>
         (globalThis as unknown as PageGlobals).errors
       );
