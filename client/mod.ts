@@ -153,7 +153,9 @@ export async function mountRichText(
   element: HTMLElement,
   options: RichTextOptions = {},
 ): Promise<RichTextController> {
-  const { attachRich } = await import("./rich.ts");
+  // The host may set values at once: the sanitizer is loaded first.
+  const { attachRich, loadSanitizer } = await import("./rich.ts");
+  await loadSanitizer();
   return attachRich(kit, element, options);
 }
 

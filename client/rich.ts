@@ -9,15 +9,9 @@
  * @module
  */
 
-import DOMPurify from "dompurify";
 import type { Kit } from "./dom.ts";
 import type { IconName } from "./icons.ts";
-import {
-  createSanitizer,
-  isAllowedUrl,
-  LINK_SCHEMES,
-  type Sanitize,
-} from "../core/sanitizer.ts";
+import { isAllowedUrl, LINK_SCHEMES } from "../core/url.ts";
 import { createHistory } from "./undo.ts";
 import { imageAttrs, type UploadFailure, uploadImage } from "./upload.ts";
 import { t } from "./labels.ts";
@@ -83,11 +77,12 @@ export interface RichEditor {
   upload(file: File, alt: string): Promise<Record<string, string> | void>;
 }
 
-let purify: ReturnType<typeof DOMPurify> | undefined;
-
-/** The shared sanitizer policy; `srcset` is kept under `mediaBase` only. */
-const sanitizerFor = (mediaBase?: string): Sanitize =>
-  createSanitizer(purify ??= DOMPurify(window), { mediaBase });
+type Cleaner = typeof import("./clean.ts");
+let cleaner: Cleaner | undefined;
+/** Loads the shared sanitizer policy with DOMPurify (a lazy chunk). */
+export const loadSanitizer = async (): Promise<void> => {
+  cleaner ??= await import("./clean.ts");
+};
 
 const CSS =
   `:host{all:initial!important;display:block!important;position:sticky!important;top:0!important;z-index:2147482000!important}
@@ -129,8 +124,13 @@ export function attachRich(
   const { media = "/api/cms/media", label = t("richText") } = options;
   const listeners = new Set<(value: string) => void>();
   if (options.onChange) listeners.add(options.onChange);
-  let clean = sanitizerFor(options.mediaBase);
-  if (options.value !== undefined) el.innerHTML = clean(options.value);
+  // Where pasted or set HTML may keep `srcset` (see `mediaBase`).
+  let base = options.mediaBase ?? "";
+  /** Cleans `html` with the policy; DOMPurify loads at the first call. */
+  const clean = async (html: string) => {
+    await loadSanitizer();
+    return cleaner!.sanitizerFor(base)(html);
+  };
   const restoreEditable = editable(el, "true");
   if (!el.hasAttribute("aria-label")) el.setAttribute("aria-label", label);
   const exec = (name: string, arg?: string) =>
@@ -179,7 +179,13 @@ export function attachRich(
       sel.addRange(saved);
     }
   };
-  const insertHtml = (html: string) => exec("insertHTML", clean(html));
+  /** Inserts cleaned `html` at the remembered selection (the sanitizer
+   * may still be loading: the caret is put back first). */
+  const insertHtml = async (html: string) => {
+    const safe = await clean(html);
+    restore();
+    exec("insertHTML", safe);
+  };
 
   const heading = () => exec("formatBlock", isHeading() ? "p" : "h2");
   const isHeading = () => document.queryCommandValue("formatBlock") === "h2";
@@ -323,7 +329,7 @@ export function attachRich(
     try {
       const up = await uploadImage(media, image, (p) => progress.value = p);
       if (!options.mediaBase && up.url.endsWith(up.key)) {
-        clean = sanitizerFor(up.url.slice(0, -up.key.length));
+        base = up.url.slice(0, -up.key.length);
       }
       say("");
       return imageAttrs(up, alt);
@@ -380,8 +386,38 @@ export function attachRich(
     }
     remember();
     if (files.length) insertImages(files);
-    else insertHtml(html!);
+    else void insertHtml(html!);
   };
+
+  // A value set from outside (a restored draft, Esc, a restore) is cleaned
+  // first; until the sanitizer is loaded the value reads as the one set.
+  // Sets in a row: the last one wins.
+  // Once the sanitizer is loaded (always for `mountRichText`), a set is
+  // synchronous.
+  let pending: string | undefined;
+  let sets = 0;
+  const put = (safe: string) => {
+    pending = undefined;
+    el.innerHTML = safe;
+    history.record();
+    last = value();
+  };
+  const setValue = (v: string) => {
+    const n = ++sets;
+    if (cleaner) return put(cleaner.sanitizerFor(base)(v));
+    pending = v;
+    void clean(v).then((safe) => {
+      if (n !== sets) return;
+      put(safe);
+      // The session holds the value as set: tell it what was kept.
+      if (last !== v) {
+        const kept = last;
+        last = v;
+        if (kept !== v) notify();
+      }
+    });
+  };
+  if (options.value !== undefined) setValue(options.value);
 
   let composing = false;
   const off = [
@@ -455,12 +491,10 @@ export function attachRich(
   return {
     element: el,
     get value() {
-      return value();
+      return pending ?? value();
     },
     set value(v: string) {
-      el.innerHTML = clean(v);
-      history.record();
-      last = value();
+      setValue(v);
     },
     onChange(cb) {
       listeners.add(cb);

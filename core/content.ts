@@ -24,7 +24,7 @@
  * @module
  */
 import { checkAddress } from "./address.ts";
-import { isAllowedUrl } from "./sanitizer.ts";
+import { isAllowedUrl } from "./url.ts";
 
 /**
  * How a field is stored and saved:
@@ -329,7 +329,12 @@ export function fitsLimit(spec: FieldSpec, value: string): boolean {
   return true;
 }
 
-const KINDS: ReadonlySet<unknown> = new Set(["plain", "rich", "image", "list"]);
+const KINDS: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
+  "plain",
+  "rich",
+  "image",
+  "list",
+]);
 const LIST_OF_PLAIN: FieldSpec = list();
 
 function isSpec(spec: unknown): spec is FieldSpec {

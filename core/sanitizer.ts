@@ -53,6 +53,9 @@
  * @module
  */
 
+import { isAllowedUrl, LINK_SCHEMES } from "./url.ts";
+export { isAllowedUrl, LINK_SCHEMES };
+
 /** The DOMPurify options the policy sets (a subset of DOMPurify's `Config`). */
 export interface SanitizerPolicy {
   /** Tags kept. */
@@ -325,22 +328,8 @@ export const LINK_REL = "noopener noreferrer nofollow";
 /** Largest accepted `width` or `height` of an `<img>`, in CSS pixels. */
 export const MAX_IMAGE_SIDE = 10000;
 
-/** URL schemes admitted in a link's `href` (besides relative URLs). */
-export const LINK_SCHEMES: readonly string[] = Object.freeze([
-  "http",
-  "https",
-  "mailto",
-  "tel",
-]);
 const IMAGE_SCHEMES: readonly string[] = ["http", "https"];
 const HTML_NS = "http://www.w3.org/1999/xhtml";
-// Characters browsers strip from URLs (C0 controls, space, tab, newline),
-// plus DEL, C1 controls and Unicode spaces, which DOMPurify also ignores.
-const IGNORED_IN_URL =
-  // deno-lint-ignore no-control-regex
-  /[\u0000-\u0020\u007f-\u00a0\u1680\u180e\u2000-\u2029\u205f\u3000\ufeff]/g;
-const SCHEME = /^([a-z][a-z\d+.-]*):/i;
-const NETWORK_PATH = /^[\\/]{2}/;
 const SIDE = /^[1-9]\d{0,4}$/;
 const SPAN = /^[1-9]\d{0,3}$/;
 const MAX_SPAN = 1000;
@@ -414,28 +403,6 @@ export interface Sanitize {
    * uses it on a tree it built itself.
    */
   inPlace(root: Element): number;
-}
-
-/**
- * Whether `value` is an acceptable URL given the allowed schemes: a listed
- * scheme, or a relative URL that is not protocol-relative.
- *
- * @example
- * ```ts
- * import { isAllowedUrl } from "./sanitizer.ts";
- * isAllowedUrl("java\tscript:alert(1)", ["http", "https"]); // false
- * isAllowedUrl("/a.png", ["http", "https"]); // true
- * isAllowedUrl("//evil.example/a.png", ["http", "https"]); // false
- * ```
- */
-export function isAllowedUrl(
-  value: string,
-  schemes: readonly string[],
-): boolean {
-  const url = value.replace(IGNORED_IN_URL, "");
-  if (url === "" || NETWORK_PATH.test(url)) return false;
-  const scheme = SCHEME.exec(url);
-  return scheme === null || schemes.includes(scheme[1].toLowerCase());
 }
 
 /**

@@ -222,7 +222,7 @@ engineTest("client: rich regions, uploads and islands", async (t, browser) => {
       "pasted HTML is sanitized with the shared policy",
       async () => {
         await caretAtEnd(page);
-        const out = await page.evaluate(() => {
+        const out = await page.evaluate(async () => {
           const dt = new DataTransfer();
           dt.setData(
             "text/html",
@@ -234,13 +234,21 @@ engineTest("client: rich regions, uploads and islands", async (t, browser) => {
           });
           // Firefox gives a synthetic event an empty copy of clipboardData.
           Object.defineProperty(paste, "clipboardData", { value: dt });
-          document.querySelector("div[data-cms-field]")!.dispatchEvent(paste);
+          const el = document.querySelector("div[data-cms-field]")!;
+          const handled = !el.dispatchEvent(paste);
+          // The sanitizer is a lazy chunk: the paste lands once it loaded.
+          const deadline = Date.now() + 5000;
+          while (!/Pasted/.test(el.innerHTML) && Date.now() < deadline) {
+            await new Promise((r) => setTimeout(r, 20));
+          }
           return {
+            handled,
             html: document.querySelector("div[data-cms-field]")!.innerHTML,
             pwned: (globalThis as unknown as PageGlobals).pwned,
           };
         });
         assert.equal(out.pwned, undefined);
+        assert.ok(out.handled, "the paste's default is prevented at once");
         assert.match(out.html, /Pasted/);
         assert.match(out.html, /<b>bold<\/b>/);
         assert.doesNotMatch(
