@@ -305,6 +305,7 @@ export function mount(
       for (const [f, i] of rich) {
         (f.editors ??= [])[i] = attachRich(kit, f.els[i], {
           media: cfg.media,
+          mediaBase: cfg.mediaBase || undefined,
           label: f.field,
           onChange: (value) => model.edit(f.id, value),
           onError: (status, reason) =>

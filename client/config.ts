@@ -19,6 +19,12 @@ export interface CmsConfig {
   exit: string;
   /** Publish endpoint (publish mode `draft`); `""` (default): none. */
   publish: string;
+  /**
+   * Public base URL of uploaded media (the media storage's `url("")`), so
+   * `srcset` under it survives cleaning in the editor. `""` (default): learned
+   * from the first upload's answer.
+   */
+  mediaBase: string;
 }
 
 /** Reads the page config, then applies `overrides`. */
@@ -40,6 +46,7 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     editor: "",
     exit: exit.href,
     publish: "",
+    mediaBase: "",
   };
   let name: keyof CmsConfig;
   for (name in config) {

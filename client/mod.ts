@@ -6,7 +6,7 @@
  * (`data-cms-field="collection:key:field"`, optional
  * `data-cms-type="richtext"` and `data-cms-version`) and the optional config
  * `<script type="application/json" id="cms-config">` with `save`, `media`,
- * `editor` and `exit`. The rich text editor and DOMPurify are a separate
+ * `history`, `publish`, `mediaBase`, `editor` and `exit`. The rich text editor and DOMPurify are a separate
  * chunk, fetched only when a rich region or `mountRichText`/`RichText` needs
  * them.
  *
@@ -16,7 +16,9 @@
  * - `cms:error` `{field, value?, status, reason, upload?}` (status 0 =
  *   network);
  * - `cms:conflict` `{field, value, stored, version}` on a 409;
- * - `cms:open-drawer` `{editor}` from Settings.
+ * - `cms:open-drawer` `{editor}` from Settings;
+ * - `cms:alt` `{missing}` when the number of images in rich regions without
+ *   alt text changes.
  *
  * @example
  * ```ts ignore

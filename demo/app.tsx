@@ -171,6 +171,7 @@ export async function createDemoApp(
       clientSrc: CLIENT_ENTRY,
       drawerSrc: DRAWER_PATH,
       nonce,
+      mediaBase: options.media.url(""),
       publish: drafted ? "/api/cms/publish" : undefined,
     }));
     // What an editor sees depends on their session: never in a shared cache.

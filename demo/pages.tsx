@@ -88,6 +88,8 @@ export interface HomeProps {
   drawerSrc: string;
   /** The response's CSP nonce, for the client's loader script. */
   nonce?: string;
+  /** Public base URL of uploaded media (for `srcset` in the editor). */
+  mediaBase?: string;
   /** Publish endpoint (draft mode): the client offers Publish and Discard. */
   publish?: string;
   /** A preview link: drafts shown read-only, with a banner. */
@@ -152,6 +154,7 @@ export function HomePageView(props: HomeProps): VNode {
               save: "/api/cms/save",
               media: "/api/cms/media",
               exit: "/",
+              ...props.mediaBase ? { mediaBase: props.mediaBase } : {},
               ...props.publish ? { publish: props.publish } : {},
             }}
           />

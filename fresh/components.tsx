@@ -162,6 +162,13 @@ export interface CmsPageConfig {
   save?: string;
   /** Media endpoint. Default `/api/cms/media`. */
   media?: string;
+  /** History endpoint. Default `/api/cms/history`. */
+  history?: string;
+  /**
+   * Public base URL of uploaded media (the media storage's `url("")`): pasted
+   * or restored `srcset` under it is kept in the editor.
+   */
+  mediaBase?: string;
   /** Where Done goes. Default: the current URL without `edit`. */
   exit?: string;
   /**
