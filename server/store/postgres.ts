@@ -155,10 +155,18 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
     await this.#init();
     return this.#queue.run(collection, key, async () => {
       for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
-        const result = await this.#run((sql) =>
-          sql.begin((tx) => this.#write(tx, collection, key, mutate, revision))
-        );
-        if (result !== RETRY) return result;
+        let result;
+        try {
+          result = await this.#run((sql) =>
+            sql.begin((tx) =>
+              this.#write(tx, collection, key, mutate, revision)
+            )
+          );
+        } catch (err) {
+          if (err !== RETRY) throw err;
+          result = RETRY;
+        }
+        if (result !== RETRY) return result as ContentRecord | null;
         await backoff(attempt);
       }
       throw new Error(
@@ -174,34 +182,76 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
     mutate: (current: ContentRecord | null) => ContentRecord | null,
     revision: RevisionInput | undefined,
   ): Promise<ContentRecord | null | typeof RETRY> {
-    const rows = await tx`SELECT record, version::text AS version
-      FROM ${tx(this.#records)}
-      WHERE collection = ${collection} AND key = ${key}
-      FOR UPDATE`;
+    // Both reads in one round trip (pipelined). PostgreSQL runs them in
+    // order, and each statement takes its own snapshot, so the head is read
+    // after the row lock is held: no other writer of this record can add a
+    // revision until this transaction ends. (Queries of `postgres` are sent
+    // when first awaited, so they go in array order.)
+    const [rows, head] = await Promise.all([
+      tx`SELECT record, version::text AS version
+        FROM ${tx(this.#records)}
+        WHERE collection = ${collection} AND key = ${key}
+        FOR UPDATE`,
+      revision ? this.#headQuery(tx, collection, key, revision.field) : null,
+    ]);
+    const last = head ? head[0].seq as number : 0;
     const current = rows.length ? rows[0].record as ContentRecord : null;
     const next = mutate(current === null ? null : structuredClone(current));
     if (next === null) return null;
-    const written = rows.length
-      ? await tx`UPDATE ${tx(this.#records)}
-          SET record = ${tx.json(next as postgres.JSONValue)},
-              version = version + 1
-          WHERE collection = ${collection} AND key = ${key}
-            AND version = ${rows[0].version}`
-      : await tx`INSERT INTO ${tx(this.#records)}
-          (collection, key, record, version)
-          VALUES (${collection}, ${key}, ${
-        tx.json(next as postgres.JSONValue)
-      }, 1)
-          ON CONFLICT DO NOTHING`;
-    if (written.count !== 1) return RETRY;
-    if (!revision) return next;
-    // The record row is locked by this transaction: no other writer of this
-    // record can insert a revision until it ends.
-    const [{ seq: last }] = await tx`SELECT coalesce(max(seq), 0)::float8 AS seq
-      FROM ${tx(this.#revisions)}
-      WHERE collection = ${collection} AND key = ${key}
-        AND field = ${revision.field}`;
-    let seq = last as number;
+    const json = tx.json(next as postgres.JSONValue);
+    if (!rows.length) {
+      // First write of the record: two first inserts can race, so the
+      // revision waits for the insert to win.
+      const written = await tx`INSERT INTO ${tx(this.#records)}
+        (collection, key, record, version)
+        VALUES (${collection}, ${key}, ${json}, 1)
+        ON CONFLICT DO NOTHING`;
+      if (written.count !== 1) return RETRY;
+      if (revision) {
+        await this.#addRevisions(tx, collection, key, revision, current, next);
+      }
+      return next;
+    }
+    // The row is locked: the versioned update cannot miss, so the update
+    // and the revisions go in one round trip (pipelined). The revisions are
+    // made first, so a bad field throws before anything is sent.
+    const revs = revision
+      ? newRevisions(collection, key, revision, current, next, last > 0)
+      : [];
+    const [written] = await Promise.all([
+      tx`UPDATE ${tx(this.#records)}
+        SET record = ${json}, version = version + 1
+        WHERE collection = ${collection} AND key = ${key}
+          AND version = ${rows[0].version}`,
+      ...revs.map((rev, i) => this.#insertRevision(tx, rev, last + i + 1)),
+    ]);
+    // Unreachable while the row lock holds; thrown so the revisions roll back.
+    if (written.count !== 1) throw RETRY;
+    if (revision && this.#retention) {
+      await this.#prune(
+        tx,
+        collection,
+        key,
+        revision.field,
+        last + revs.length,
+      );
+    }
+    return next;
+  }
+
+  /**
+   * Inserts one save's revisions after the field's newest, then prunes what
+   * retention lets go.
+   */
+  async #addRevisions(
+    tx: Tx,
+    collection: string,
+    key: string,
+    revision: RevisionInput,
+    current: ContentRecord | null,
+    next: ContentRecord,
+  ) {
+    let seq = await this.#lastSeq(tx, collection, key, revision.field);
     const revs = newRevisions(
       collection,
       key,
@@ -214,7 +264,6 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
     if (this.#retention) {
       await this.#prune(tx, collection, key, revision.field, seq);
     }
-    return next;
   }
 
   /** One record with its drafts written over it (one snapshot), or `null`. */
@@ -478,14 +527,23 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
     key: string,
     field: string,
   ): Promise<number> {
-    const [{ seq }] = await tx`SELECT coalesce(max(seq), 0)::float8 AS seq
-      FROM ${tx(this.#revisions)}
-      WHERE collection = ${collection} AND key = ${key} AND field = ${field}`;
+    const [{ seq }] = await this.#headQuery(tx, collection, key, field);
     return seq as number;
   }
 
-  async #insertRevision(sql: Tx, rev: Revision, seq: number) {
-    await sql`INSERT INTO ${sql(this.#revisions)}
+  /**
+   * The query (not yet sent: `postgres` sends a query when it is first
+   * awaited) for a field's newest revision number, as row `{ seq }`.
+   */
+  #headQuery(tx: Tx, collection: string, key: string, field: string) {
+    return tx`SELECT coalesce(max(seq), 0)::float8 AS seq
+      FROM ${tx(this.#revisions)}
+      WHERE collection = ${collection} AND key = ${key} AND field = ${field}`;
+  }
+
+  /** The query that inserts a revision; sent when first awaited. */
+  #insertRevision(sql: Tx, rev: Revision, seq: number) {
+    return sql`INSERT INTO ${sql(this.#revisions)}
       (id, collection, key, field, seq, at, editor, value, bytes, published)
       VALUES (${rev.id}, ${rev.collection}, ${rev.key}, ${rev.field}, ${seq},
         ${rev.at}, ${rev.editor}, ${sql.json(rev.value)}, ${rev.bytes},
