@@ -22,7 +22,7 @@ import { type ResolvedField, resolveField } from "./allowlist.ts";
 import { readBody } from "./body.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import { checkOrigin, type OriginOptions } from "./origin.ts";
-import { sanitizeRich } from "./sanitize.ts";
+import { type SanitizeOptions, sanitizeRich } from "./sanitize.ts";
 import type {
   Allowlist,
   Authorize,
@@ -73,6 +73,11 @@ export interface SaveHandlerOptions extends OriginOptions {
    * starts with this base. Without it, `srcset` and `sizes` are removed.
    */
   mediaBase?: string;
+  /**
+   * The sanitizer's limits and deadline for rich fields (see
+   * `sanitizeHtml`): past a limit a value is refused with 400 or 413.
+   */
+  sanitize?: Pick<SanitizeOptions, "limits" | "deadlineMs">;
   /**
    * `direct` (default): a save goes live at once. `draft`: a save writes the
    * field's draft (the store must be a {@linkcode DraftStore}); visitors
@@ -165,11 +170,10 @@ export function createSaveHandler(
     if (canEdit && !await canEdit(req, address, editor, context)) {
       throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
     }
-    const { value, removed } = await cleanValue(
-      target,
-      input.value,
-      options.mediaBase,
-    );
+    const { value, removed } = await cleanValue(target, input.value, {
+      ...options.sanitize,
+      mediaBase: options.mediaBase,
+    });
     const outcome = await write(
       drafts ?? store,
       drafts !== null,
@@ -247,7 +251,7 @@ function parseSave(body: Uint8Array): SaveBody {
 async function cleanValue(
   target: ResolvedField,
   value: unknown,
-  mediaBase: string | undefined,
+  sanitize: SanitizeOptions,
 ): Promise<{ value: string; removed: number }> {
   const { kind, spec } = target;
   let clean: string | undefined;
@@ -255,7 +259,7 @@ async function cleanValue(
   if (typeof value === "string") {
     if (value.isWellFormed()) {
       if (kind === "rich") {
-        ({ html: clean, removed } = await sanitizeRich(value, { mediaBase }));
+        ({ html: clean, removed } = await sanitizeRich(value, sanitize));
       } else if (kind !== "image" || isImageValue(value)) clean = value;
     }
   } else if (kind !== "rich" && kind !== "image") {

@@ -860,3 +860,22 @@ Deno.test("save: srcset under the mediaBase option survives a save; elsewhere it
     assert.equal(res.headers.get(REMOVED_HEADER), removed, String(mediaBase));
   }
 });
+
+Deno.test("save: the sanitize option sets the limits for rich fields; nothing is stored past them", async () => {
+  for (const nodes of [5, 20, 50]) {
+    const { handler, home } = setup({ sanitize: { limits: { nodes } } });
+    const before = (await home())?.body;
+    const over = "<p>x</p>".repeat(nodes);
+    const res = await handler(
+      save({ collection: "pages", key: "home", field: "body", value: over }),
+    );
+    assert.equal(res.status, 413, `nodes=${nodes}`);
+    assert.match(await res.text(), /node/i);
+    assert.equal((await home())?.body, before, "nothing stored");
+    const under = "<p>x</p>".repeat(Math.floor(nodes / 4));
+    const ok = await handler(
+      save({ collection: "pages", key: "home", field: "body", value: under }),
+    );
+    assert.equal(ok.status, 204, `nodes=${nodes} under`);
+  }
+});
