@@ -145,10 +145,14 @@ export interface Retention {
   days?: number;
 }
 
-/** One line of an export: a record or a revision. */
+/**
+ * One line of an export: a record (its published values), a revision, or an
+ * unpublished draft (publish mode `draft`).
+ */
 export type StoreLine =
   | { type: "record"; collection: string; key: string; record: ContentRecord }
-  | { type: "revision"; revision: Revision };
+  | { type: "revision"; revision: Revision }
+  | { type: "draft"; draft: Draft };
 
 /**
  * A {@linkcode ContentStore} that keeps every field's history: `update` with
@@ -166,13 +170,14 @@ export interface HistoryStore extends ContentStore {
   /** One revision by id, or `null`. */
   revision(id: string): Promise<Revision | null>;
   /**
-   * Every record, then every revision (oldest first per field), for
-   * backups. Import them with `load`.
+   * Every record, then every revision (oldest first per field), then every
+   * unpublished draft, for backups. Import them with `load`.
    */
   dump(): AsyncIterable<StoreLine>;
   /**
    * Loads the lines of a `dump` into this store. It refuses (throws before
-   * writing anything) when the store already holds a record or revision.
+   * writing anything) when the store already holds a record, revision or
+   * draft.
    * Revisions keep their ids, times and order.
    */
   load(lines: AsyncIterable<StoreLine> | Iterable<StoreLine>): Promise<void>;

@@ -1,7 +1,7 @@
 /**
  * `deno task export` / `deno task import`: the real CLIs, Deno KV →
- * PostgreSQL → Deno KV, identical content and history; a non-empty store
- * and a bad line are refused.
+ * PostgreSQL → Deno KV, identical content, history and unpublished drafts;
+ * a non-empty store and a bad line are refused.
  */
 import assert from "node:assert/strict";
 import { KvContentStore } from "../server/store/kv.ts";
@@ -32,12 +32,13 @@ async function readLines(file: string): Promise<StoreLine[]> {
   return text.trim().split("\n").map((l) => JSON.parse(l));
 }
 
-Deno.test("export/import: KV → PostgreSQL → KV keeps content and history", async () => {
+Deno.test("export/import: KV → PostgreSQL → KV keeps content, history and drafts", async () => {
   await using pg = await startPostgres();
   const dir = await Deno.makeTempDir({ prefix: "cms-export-" });
   const PATH = Deno.env.get("PATH") ?? "";
   const HOME = Deno.env.get("HOME") ?? dir;
   const base = { PATH, HOME };
+  let draftsBefore;
   try {
     // A KV store with records, lists, rich text, Unicode and history.
     await Deno.mkdir(`${dir}/a`);
@@ -63,6 +64,21 @@ Deno.test("export/import: KV → PostgreSQL → KV keeps content and history", a
         editor: "Cy",
         published: false,
       });
+      // Unpublished drafts: of a published field, of a list item, and of a
+      // record that has no published values yet.
+      await store.updateDraft("pages", "home", (r) => ({
+        ...r,
+        title: "Draft ✏️",
+      }), { field: "title", editor: "Ada" });
+      await store.updateDraft("pages", "home", (r) => ({
+        ...r,
+        features: ["A", "B"],
+      }), { field: "features.0", editor: "Bo" });
+      await store.updateDraft("posts", "new", () => ({ body: "<p>d</p>" }), {
+        field: "body",
+        editor: "Cy",
+      });
+      draftsBefore = await store.drafts();
     } finally {
       kv.close();
     }
@@ -92,9 +108,36 @@ Deno.test("export/import: KV → PostgreSQL → KV keeps content and history", a
       ["a", "b", "c"].map((n) => readLines(`${dir}/${n}.jsonl`)),
     );
     assert.equal(la.filter((l) => l.type === "record").length, 2);
-    assert.equal(la.filter((l) => l.type === "revision").length, 7);
+    assert.equal(la.filter((l) => l.type === "revision").length, 11);
+    assert.deepEqual(
+      la.filter((l) => l.type === "draft").map((l) => l.draft),
+      draftsBefore?.toSorted((a, b) =>
+        `${a.collection} ${a.key} ${a.field}` <
+            `${b.collection} ${b.key} ${b.field}`
+          ? -1
+          : 1
+      ),
+    );
     assert.deepEqual(lb, la);
     assert.deepEqual(lc, la);
+    // The drafts are back as drafts: the round-tripped store lists them and
+    // overlays them, while its published values stay as they were.
+    const kvC = await Deno.openKv(`${dir}/c/content.kv`);
+    try {
+      const back = new KvContentStore(kvC);
+      assert.deepEqual(await back.drafts(), draftsBefore);
+      assert.deepEqual(await back.get("pages", "home"), {
+        title: "Hey",
+        features: ["a", "B"],
+      });
+      assert.deepEqual(await back.getDrafted("pages", "home"), {
+        title: "Draft ✏️",
+        features: ["A", "B"],
+      });
+      assert.equal(await back.get("posts", "new"), null);
+    } finally {
+      kvC.close();
+    }
     // The KV files themselves: byte-identical dumps too.
     assert.equal(
       await Deno.readTextFile(`${dir}/c.jsonl`),
@@ -117,7 +160,7 @@ Deno.test("export/import: KV → PostgreSQL → KV keeps content and history", a
     const emptyPg = { ...base, CMS_DATABASE_URL: await pg.database() };
     const bad = await tool("import", `${dir}/bad.jsonl`, emptyPg);
     assert.equal(bad.code, 1);
-    assert.match(bad.stderr, /line 10/);
+    assert.match(bad.stderr, new RegExp(`line ${la.length + 1}\\b`));
     const none = await tool("export", `${dir}/e.jsonl`, emptyPg);
     assert.equal(none.code, 0);
     assert.equal((await Deno.readTextFile(`${dir}/e.jsonl`)).trim(), "");

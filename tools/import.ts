@@ -13,6 +13,7 @@
  * @module
  */
 import type { StoreLine } from "../server/types.ts";
+import { checkDraft } from "../server/store/draft.ts";
 import { openStoreFromEnv } from "./export.ts";
 
 /**
@@ -53,11 +54,17 @@ export async function* parseLines(
   if (last) yield last;
 }
 
-/** The line's shape; revisions are checked again by the store's `load`. */
+/**
+ * The line's shape; revisions and drafts are checked again by the store's
+ * `load`.
+ */
 function checkLine(data: unknown): StoreLine {
   const line = data as StoreLine;
   if (line?.type === "revision" && typeof line.revision === "object") {
     return line;
+  }
+  if (line?.type === "draft") {
+    return { type: "draft", draft: checkDraft(line.draft) };
   }
   if (
     line?.type === "record" && typeof line.collection === "string" &&
@@ -68,7 +75,7 @@ function checkLine(data: unknown): StoreLine {
       (Array.isArray(v) && v.every((item) => typeof item === "string"))
     )
   ) return line;
-  throw new Error("not a record or revision line");
+  throw new Error("not a record, revision or draft line");
 }
 
 if (import.meta.main) {

@@ -257,3 +257,62 @@ export function byRecord(
   return [...groups.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
     .map(([, group]) => group);
 }
+
+/**
+ * A store's drafts as export lines, record by record in the order given,
+ * fields sorted, so every store writes the same lines for the same drafts.
+ *
+ * @example
+ * ```ts
+ * import { draftLines } from "./draft.ts";
+ * const at = new Date().toISOString();
+ * [...draftLines([["pages", "home", { title: { value: "x", at, editor: "Ada" } }]])]
+ *   .map((l) => l.draft.field); // ["title"]
+ * ```
+ */
+export function* draftLines(
+  records: Iterable<[string, string, RecordDrafts]>,
+): Iterable<{ type: "draft"; draft: Draft }> {
+  for (const [collection, key, drafts] of records) {
+    for (const field of Object.keys(drafts).sort()) {
+      const d = drafts[field];
+      yield {
+        type: "draft",
+        draft: {
+          collection,
+          key,
+          field,
+          value: structuredClone(d.value),
+          at: d.at,
+          editor: d.editor,
+        },
+      };
+    }
+  }
+}
+
+/**
+ * Checks that an imported value is a well-formed {@linkcode Draft}; throws
+ * a `TypeError` otherwise.
+ *
+ * @example
+ * ```ts
+ * import { checkDraft } from "./draft.ts";
+ * checkDraft({
+ *   collection: "pages", key: "home", field: "title", value: "Hi",
+ *   at: new Date().toISOString(), editor: "Ada",
+ * });
+ * ```
+ */
+export function checkDraft(value: unknown): Draft {
+  const d = value as Draft;
+  const ok = typeof d === "object" && d !== null &&
+    typeof d.collection === "string" && typeof d.key === "string" &&
+    typeof d.field === "string" && d.field !== "" &&
+    typeof d.at === "string" && !Number.isNaN(Date.parse(d.at)) &&
+    typeof d.editor === "string" &&
+    (typeof d.value === "string" ||
+      (Array.isArray(d.value) && d.value.every((v) => typeof v === "string")));
+  if (!ok) throw new TypeError("invalid draft line");
+  return d;
+}

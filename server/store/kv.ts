@@ -25,6 +25,8 @@ import {
 import { RecordQueue } from "./queue.ts";
 import {
   byRecord,
+  checkDraft,
+  draftLines,
   draftOf,
   listDrafts,
   overlay,
@@ -544,9 +546,13 @@ export class KvContentStore implements HistoryStore, DraftStore {
     }
   }
 
-  /** Every record, then every revision, oldest first per field. */
+  /**
+   * Every record, then every revision (oldest first per field), then every
+   * draft.
+   */
   async *dump(): AsyncIterable<StoreLine> {
     const depth = this.#prefix.length;
+    const drafts: [string, string, RecordDrafts][] = [];
     for await (const e of this.#kv.list<unknown>({ prefix: this.#prefix })) {
       const part = e.key[depth];
       if (typeof part === "string" && e.key.length === depth + 2) {
@@ -558,8 +564,12 @@ export class KvContentStore implements HistoryStore, DraftStore {
         };
       } else if (part === REVISIONS) {
         yield { type: "revision", revision: e.value as Revision };
+      } else if (part === DRAFTS) {
+        const [collection, key] = e.key.slice(depth + 1) as string[];
+        drafts.push([collection, key, e.value as RecordDrafts]);
       }
     }
+    yield* draftLines(drafts);
   }
 
   /** Loads a dump into this empty store; throws on a non-empty one. */
@@ -576,6 +586,16 @@ export class KvContentStore implements HistoryStore, DraftStore {
       const op = this.#kv.atomic();
       if (line.type === "record") {
         op.set([...this.#prefix, line.collection, line.key], line.record);
+      } else if (line.type === "draft") {
+        const { collection, key, field, value, at, editor } = checkDraft(
+          line.draft,
+        );
+        const draftKey = [...this.#prefix, DRAFTS, collection, key];
+        const drafts = await this.#kv.get<RecordDrafts>(draftKey);
+        op.check(drafts).set(draftKey, {
+          ...drafts.value,
+          [field]: { value, at, editor },
+        });
       } else {
         const rev = checkRevision(line.revision);
         const field = [rev.collection, rev.key, rev.field];

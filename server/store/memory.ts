@@ -24,6 +24,8 @@ import {
 } from "./revision.ts";
 import {
   byRecord,
+  checkDraft,
+  draftLines,
   draftOf,
   listDrafts,
   overlay,
@@ -274,7 +276,7 @@ export class MemoryContentStore implements HistoryStore, DraftStore {
     return Promise.resolve(rev ? structuredClone(rev) : null);
   }
 
-  /** Every record, then every revision, oldest first per field. */
+  /** Every record, then every revision (oldest first per field), then every draft. */
   async *dump(): AsyncIterable<StoreLine> {
     for (const [id, record] of this.#records) {
       const [collection, key] = JSON.parse(id) as [string, string];
@@ -290,13 +292,19 @@ export class MemoryContentStore implements HistoryStore, DraftStore {
         yield { type: "revision", revision: structuredClone(rev) };
       }
     }
+    yield* draftLines(
+      [...this.#drafts.keys()].sort().map((id) => {
+        const [collection, key] = JSON.parse(id) as [string, string];
+        return [collection, key, this.#drafts.get(id)!];
+      }),
+    );
   }
 
   /** Loads a dump into this empty store; throws on a non-empty one. */
   async load(
     lines: AsyncIterable<StoreLine> | Iterable<StoreLine>,
   ): Promise<void> {
-    if (this.#records.size || this.#byId.size) {
+    if (this.#records.size || this.#byId.size || this.#drafts.size) {
       throw new Error("store is not empty");
     }
     for await (const line of lines) {
@@ -305,6 +313,15 @@ export class MemoryContentStore implements HistoryStore, DraftStore {
           mapKey(line.collection, line.key),
           structuredClone(line.record),
         );
+      } else if (line.type === "draft") {
+        const { collection, key, field, value, at, editor } = checkDraft(
+          line.draft,
+        );
+        const id = mapKey(collection, key);
+        this.#drafts.set(id, {
+          ...this.#drafts.get(id),
+          [field]: { value: structuredClone(value), at, editor },
+        });
       } else {
         this.#add(structuredClone(checkRevision(line.revision)));
       }

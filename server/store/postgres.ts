@@ -26,6 +26,8 @@ import {
 import { RecordQueue } from "./queue.ts";
 import {
   byRecord,
+  checkDraft,
+  draftLines,
   draftOf,
   listDrafts,
   overlay,
@@ -601,12 +603,16 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
     return rows.length ? toRevision(rows[0]) : null;
   }
 
-  /** Every record, then every revision, oldest first per field. */
+  /**
+   * Every record, then every revision (oldest first per field), then every
+   * draft; in byte order of their keys, as Deno KV lists them.
+   */
   async *dump(): AsyncIterable<StoreLine> {
     await this.#init();
     const sql = this.#sql;
     const records = sql`SELECT collection, key, record
-      FROM ${sql(this.#records)} ORDER BY collection, key`.cursor(200);
+      FROM ${sql(this.#records)}
+      ORDER BY collection COLLATE "C", key COLLATE "C"`.cursor(200);
     for await (const rows of records) {
       for (const row of rows) {
         yield {
@@ -618,11 +624,27 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
       }
     }
     const revisions = sql`SELECT * FROM ${sql(this.#revisions)}
-      ORDER BY collection, key, field, seq`.cursor(200);
+      ORDER BY collection COLLATE "C", key COLLATE "C", field COLLATE "C", seq`
+      .cursor(200);
     for await (const rows of revisions) {
       for (const row of rows) {
         yield { type: "revision", revision: toRevision(row) };
       }
+    }
+    const drafts = sql`SELECT collection, key, field, value, at, editor
+      FROM ${sql(this.#drafts)}
+      ORDER BY collection COLLATE "C", key COLLATE "C", field COLLATE "C"`
+      .cursor(200);
+    for await (const rows of drafts) {
+      const byRecord = new Map<string, [string, string, RecordDrafts]>();
+      for (const r of rows) {
+        const id = JSON.stringify([r.collection, r.key]);
+        const entry: [string, string, RecordDrafts] = byRecord.get(id) ??
+          [r.collection, r.key, {}];
+        entry[2][r.field] = { value: r.value, at: r.at, editor: r.editor };
+        byRecord.set(id, entry);
+      }
+      yield* draftLines(byRecord.values());
     }
   }
 
@@ -636,11 +658,12 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
     await this.#init();
     await this.#run((sql) =>
       sql.begin(async (tx) => {
-        await tx`LOCK TABLE ${tx(this.#records)}, ${tx(this.#revisions)}
-          IN EXCLUSIVE MODE`;
+        await tx`LOCK TABLE ${tx(this.#records)}, ${tx(this.#revisions)},
+          ${tx(this.#drafts)} IN EXCLUSIVE MODE`;
         const [{ used }] = await tx`SELECT
           EXISTS (SELECT 1 FROM ${tx(this.#records)}) OR
-          EXISTS (SELECT 1 FROM ${tx(this.#revisions)}) AS used`;
+          EXISTS (SELECT 1 FROM ${tx(this.#revisions)}) OR
+          EXISTS (SELECT 1 FROM ${tx(this.#drafts)}) AS used`;
         if (used) throw new Error("store is not empty");
         const seqs = new Map<string, number>();
         for await (const line of lines) {
@@ -650,6 +673,12 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
               VALUES (${line.collection}, ${line.key}, ${
               tx.json(line.record as postgres.JSONValue)
             }, 1)`;
+          } else if (line.type === "draft") {
+            const d = checkDraft(line.draft);
+            await tx`INSERT INTO ${tx(this.#drafts)}
+              (collection, key, field, value, at, editor)
+              VALUES (${d.collection}, ${d.key}, ${d.field},
+                ${tx.json(d.value)}, ${d.at}, ${d.editor})`;
           } else {
             const rev = checkRevision(line.revision);
             const field = JSON.stringify([rev.collection, rev.key, rev.field]);
