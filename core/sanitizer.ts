@@ -490,30 +490,76 @@ function isBoundary(
 }
 
 /**
- * Unwraps `node` where it stands: its children move, once each, to after
- * it (so DOMPurify's walk still visits them), with a `<br>` on each side
- * where a block's content would touch neighbouring text. Linear in the
- * number of children; no subtree is copied.
+ * Unwraps `node` where it stands, together with every unwrapped element
+ * nested in it: their content moves, once each and flattened, to after
+ * `node` (so DOMPurify's walk still visits it), with a `<br>` on each side
+ * where a block's content would touch neighbouring text. `onUnwrap` is
+ * told of each element unwrapped. Every node moves at most once, so the
+ * cost is linear however deep the wrappers nest; no subtree is copied.
  */
-function unwrapInDom(node: Element): void {
+function unwrapInDom(node: Element, onUnwrap: (el: Element) => void): void {
   const parent = node.parentNode;
   if (parent === null) return;
   const doc = node.ownerDocument;
-  const separated = isSeparated(
-    node.localName,
-    (parent as Element).localName ?? "",
-  );
-  const before = separated &&
-    !isBoundary(node.previousSibling, "previousSibling");
-  const after = separated && !isBoundary(node.nextSibling, "nextSibling");
-  const next = node.nextSibling;
-  const hasContent = (node.textContent ?? "").trim() !== "";
-  if (before && (hasContent || after)) {
-    parent.insertBefore(doc.createElement("br"), node);
-  }
-  while (node.firstChild) parent.insertBefore(node.firstChild, next);
-  if (after && hasContent) parent.insertBefore(doc.createElement("br"), next);
+  const out: Node[] = [];
+  const br = () => doc.createElement("br");
+  // Whether the last significant output node (else the node before
+  // `node`) keeps words apart.
+  const boundaryBefore = () => {
+    for (let i = out.length - 1; i >= 0; i--) {
+      if (!isTransparent(out[i])) return isBoundary(out[i], "previousSibling");
+    }
+    return isBoundary(node.previousSibling, "previousSibling");
+  };
+  // Flattens `el` (being unwrapped inside `parentTag`) into `out`; returns
+  // whether it held visible text.
+  const flatten = (el: Element, parentTag: string): boolean => {
+    onUnwrap(el);
+    const separated = isSeparated(el.localName, parentTag);
+    const before = separated && !boundaryBefore();
+    const after = separated && !isBoundary(el.nextSibling, "nextSibling");
+    const start = out.length;
+    if (before) out.push(br()); // dropped below when nothing needs it
+    let content = false;
+    for (let child = el.firstChild; child !== null; child = child.nextSibling) {
+      if (
+        isHtmlElement(child) && child.localName !== "body" &&
+        elementRule(child.localName) === "unwrap"
+      ) {
+        content = flatten(child, el.localName) || content;
+      } else {
+        out.push(child);
+        content ||= (child.nodeType === 3 || isHtmlElement(child)) &&
+          !isTransparent(child) && (child.textContent ?? "").trim() !== "";
+      }
+    }
+    if (before && !(content || after)) out.splice(start, 1);
+    if (after && content) out.push(br());
+    return content;
+  };
+  flatten(node, (parent as Element).localName ?? "");
+  const moved = doc.createDocumentFragment();
+  for (const child of out) moved.appendChild(child);
+  parent.insertBefore(moved, node.nextSibling);
   parent.removeChild(node);
+}
+
+/**
+ * What the parser put outside the body of a parsed document, which the
+ * result leaves out: elements in `<head>` (a leading `<style>`, `<title>`,
+ * `<meta>`) and comments before or around `<html>`. 0 for a body that is
+ * not its document's.
+ */
+function outsideBody(body: Element): number {
+  const doc = body.ownerDocument;
+  if (doc.body !== body) return 0;
+  let count = doc.head?.childNodes.length ?? 0;
+  for (const parent of [doc, doc.documentElement]) {
+    for (let n = parent.firstChild; n !== null; n = n.nextSibling) {
+      if (n.nodeType === 8) count++;
+    }
+  }
+  return count;
 }
 
 // Whether this document's serializer writes the extra line feed that the
@@ -563,6 +609,10 @@ function install(purify: Purifier): InstanceState {
   purify.addHook("uponSanitizeElement", (node) => {
     if (!isHtmlElement(node)) return; // text, comments, foreign: DOMPurify's
     const tag = node.localName;
+    if (tag === "body") {
+      state.removed += outsideBody(node);
+      return;
+    }
     if (tag === "img") {
       // A bad <img> goes entirely; DOMPurify treats a detached node as removed.
       if (
@@ -577,9 +627,10 @@ function install(purify: Purifier): InstanceState {
         state.gone.add(node);
       }
     } else if (tag !== "body" && elementRule(tag) === "unwrap") {
-      unwrapInDom(node);
-      state.removed++;
-      state.gone.add(node);
+      unwrapInDom(node, (el) => {
+        state.removed++;
+        state.gone.add(el);
+      });
     }
   });
   purify.addHook("uponSanitizeAttribute", (node, event) => {
