@@ -331,6 +331,7 @@ export function scanLimits(html: string, limits: HtmlLimits): void {
     else if (FORMATTING.has(name) && lingering > 0) lingering--;
   };
 
+  let bangClose = 0; // where the next "--!>" starts, or -1 for none
   let i = 0;
   while (i < n) {
     const lt = html.indexOf("<", i);
@@ -350,7 +351,11 @@ export function scanLimits(html: string, limits: HtmlLimits): void {
       else if (html.startsWith("->", lt + 4)) i = lt + 6;
       else {
         const a = html.indexOf("-->", lt + 4);
-        const b = html.indexOf("--!>", lt + 4);
+        // Searched again only when passed: a missing "--!>" costs one scan.
+        if (bangClose !== -1 && bangClose < lt + 4) {
+          bangClose = html.indexOf("--!>", lt + 4);
+        }
+        const b = bangClose;
         if (a === -1 && b === -1) break;
         i = a === -1 || (b !== -1 && b < a) ? b + 4 : a + 3;
       }
