@@ -157,18 +157,10 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
     await this.#init();
     return this.#queue.run(collection, key, async () => {
       for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
-        let result;
-        try {
-          result = await this.#run((sql) =>
-            sql.begin((tx) =>
-              this.#write(tx, collection, key, mutate, revision)
-            )
-          );
-        } catch (err) {
-          if (err !== RETRY) throw err;
-          result = RETRY;
-        }
-        if (result !== RETRY) return result as ContentRecord | null;
+        const result = await this.#run((sql) =>
+          sql.begin((tx) => this.#write(tx, collection, key, mutate, revision))
+        );
+        if (result !== RETRY) return result;
         await backoff(attempt);
       }
       throw new Error(
@@ -184,19 +176,10 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
     mutate: (current: ContentRecord | null) => ContentRecord | null,
     revision: RevisionInput | undefined,
   ): Promise<ContentRecord | null | typeof RETRY> {
-    // Both reads in one round trip (pipelined). PostgreSQL runs them in
-    // order, and each statement takes its own snapshot, so the head is read
-    // after the row lock is held: no other writer of this record can add a
-    // revision until this transaction ends. (Queries of `postgres` are sent
-    // when first awaited, so they go in array order.)
-    const [rows, head] = await Promise.all([
-      tx`SELECT record, version::text AS version
-        FROM ${tx(this.#records)}
-        WHERE collection = ${collection} AND key = ${key}
-        FOR UPDATE`,
-      revision ? this.#headQuery(tx, collection, key, revision.field) : null,
-    ]);
-    const last = head ? head[0].seq as number : 0;
+    const rows = await tx`SELECT record, version::text AS version
+      FROM ${tx(this.#records)}
+      WHERE collection = ${collection} AND key = ${key}
+      FOR UPDATE`;
     const current = rows.length ? rows[0].record as ContentRecord : null;
     const next = mutate(current === null ? null : structuredClone(current));
     if (next === null) return null;
@@ -214,29 +197,50 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
       }
       return next;
     }
-    // The row is locked: the versioned update cannot miss, so the update
-    // and the revisions go in one round trip (pipelined). The revisions are
-    // made first, so a bad field throws before anything is sent.
-    const revs = revision
-      ? newRevisions(collection, key, revision, current, next, last > 0)
-      : [];
-    const [written] = await Promise.all([
-      tx`UPDATE ${tx(this.#records)}
-        SET record = ${json}, version = version + 1
+    const update = tx`UPDATE ${tx(this.#records)}
+      SET record = ${json}, version = version + 1
+      WHERE collection = ${collection} AND key = ${key}
+        AND version = ${rows[0].version}`;
+    if (!revision) {
+      return (await update).count === 1 ? next : RETRY;
+    }
+    // The update and the revisions in ONE statement, so a save with history
+    // takes the round trips of one without. The row is locked, so this
+    // statement's snapshot (taken after the lock) sees every revision of
+    // the field: it numbers the new ones after the newest, and keeps the
+    // value the field held before only when the field has no history yet.
+    // The revisions are made first, so a bad field throws before anything
+    // is sent.
+    const revs = newRevisions(collection, key, revision, current, next, false)
+      .map((rev, i, all) => ({
+        ...rev,
+        published: rev.published ?? null,
+        ord: i,
+        prior: all.length > 1 && i === 0,
+      }));
+    const [written] = await tx`WITH u AS (${update} RETURNING 1),
+      h AS (SELECT coalesce(max(seq), 0) AS last
+        FROM ${tx(this.#revisions)}
         WHERE collection = ${collection} AND key = ${key}
-          AND version = ${rows[0].version}`,
-      ...revs.map((rev, i) => this.#insertRevision(tx, rev, last + i + 1)),
-    ]);
-    // Unreachable while the row lock holds; thrown so the revisions roll back.
-    if (written.count !== 1) throw RETRY;
-    if (revision && this.#retention) {
-      await this.#prune(
-        tx,
-        collection,
-        key,
-        revision.field,
-        last + revs.length,
-      );
+          AND field = ${revision.field}),
+      i AS (INSERT INTO ${tx(this.#revisions)}
+        (id, collection, key, field, seq, at, editor, value, bytes, published)
+        SELECT r.id, r.collection, r.key, r.field,
+          h.last + row_number() OVER (ORDER BY r.ord),
+          r.at, r.editor, r.value, r.bytes, r.published
+        FROM jsonb_to_recordset(${
+      tx.json(revs as unknown as postgres.JSONValue)
+    }) AS r(id text, collection text, key text, field text, at text,
+          editor text, value jsonb, bytes integer, published text, ord integer,
+          prior boolean), h
+        WHERE EXISTS (SELECT 1 FROM u) AND NOT (r.prior AND h.last > 0)
+        RETURNING seq)
+      SELECT (SELECT count(*) FROM u)::int AS count,
+        (SELECT max(seq) FROM i)::float8 AS seq`;
+    // Unreachable while the row lock holds; nothing was written then.
+    if (written.count !== 1) return RETRY;
+    if (this.#retention) {
+      await this.#prune(tx, collection, key, revision.field, written.seq);
     }
     return next;
   }
@@ -529,18 +533,10 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
     key: string,
     field: string,
   ): Promise<number> {
-    const [{ seq }] = await this.#headQuery(tx, collection, key, field);
-    return seq as number;
-  }
-
-  /**
-   * The query (not yet sent: `postgres` sends a query when it is first
-   * awaited) for a field's newest revision number, as row `{ seq }`.
-   */
-  #headQuery(tx: Tx, collection: string, key: string, field: string) {
-    return tx`SELECT coalesce(max(seq), 0)::float8 AS seq
+    const [{ seq }] = await tx`SELECT coalesce(max(seq), 0)::float8 AS seq
       FROM ${tx(this.#revisions)}
       WHERE collection = ${collection} AND key = ${key} AND field = ${field}`;
+    return seq as number;
   }
 
   /** The query that inserts a revision; sent when first awaited. */
