@@ -1,6 +1,7 @@
 /**
  * DOMPurify's own test fixtures (223 payloads from cure53/DOMPurify's
- * `test/fixtures/expect.mjs`, as data in /work/shared/corpora, or
+ * `test/fixtures/expect.mjs`, as data in `../shared/corpora` beside the
+ * repository, or
  * `CMS_DOMPURIFY_FIXTURES`) through our sanitizer:
  *
  * - the server path (`sanitizeRich`) and the policy on jsdom's parser (the
@@ -25,8 +26,10 @@ import { assertSafe } from "./sanitizer_safety.ts";
 import { engines, withBrowser } from "./helpers/browser.ts";
 import { serve } from "./helpers/serve.ts";
 
+// shared/ sits beside the repository (CI clones it there).
 const FIXTURES = Deno.env.get("CMS_DOMPURIFY_FIXTURES") ??
-  "/work/shared/corpora/dompurify-fixtures.json";
+  new URL("../../shared/corpora/dompurify-fixtures.json", import.meta.url)
+    .pathname;
 
 async function loadFixtures(): Promise<string[] | null> {
   try {
