@@ -538,9 +538,8 @@ function unwrapInDom(node: Element, onUnwrap: (el: Element) => void): void {
     return content;
   };
   flatten(node, (parent as Element).localName ?? "");
-  const moved = doc.createDocumentFragment();
-  for (const child of out) moved.appendChild(child);
-  parent.insertBefore(moved, node.nextSibling);
+  const next = node.nextSibling;
+  for (const child of out) parent.insertBefore(child, next);
   parent.removeChild(node);
 }
 
