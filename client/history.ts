@@ -13,6 +13,7 @@
  */
 
 import type { Kit } from "./dom.ts";
+import { dateTime, labels, t } from "./labels.ts";
 
 /** One entry of `GET /api/cms/history?field=…`. */
 interface Entry {
@@ -75,12 +76,12 @@ export async function openHistory(
   const { host, root } = kit.isolate("cms-history", CSS);
   const back = document.activeElement as HTMLElement | null;
   const list = h("ol");
-  const state = h("p", { role: "status" }, "Loading…");
-  const close = h("button", {}, "Close");
+  const state = h("p", { role: "status" }, t("loading"));
+  const close = h("button", {}, t("close"));
   const dialog = h(
     "dialog",
-    { "aria-label": `History of ${target.id}` },
-    h("strong", {}, `History: ${target.id}`),
+    { "aria-label": t("historyOf", { field: target.id }) },
+    h("strong", {}, t("historyOf", { field: target.id })),
     state,
     list,
     close,
@@ -97,11 +98,7 @@ export async function openHistory(
   close.onclick = () => dialog.close();
   dialog.showModal();
 
-  const when = new Intl.DateTimeFormat(undefined, {
-    dateStyle: "medium",
-    timeStyle: "short",
-  });
-  const size = new Intl.NumberFormat(undefined, {
+  const size = new Intl.NumberFormat(labels.lang, {
     style: "unit",
     unit: "byte",
     unitDisplay: "narrow",
@@ -113,23 +110,21 @@ export async function openHistory(
     const values = await Promise.all(
       revisions.map((r) => get({ revision: r.id }).then((b) => b.value)),
     );
-    state.textContent = revisions.length ? "" : "No history yet.";
+    state.textContent = revisions.length ? "" : t("noHistory");
     revisions.forEach((rev, i) => {
       const value = String(values[i]);
       const text = target.rich
         ? new DOMParser().parseFromString(value, "text/html").body
           .textContent ?? ""
         : value;
-      const restore = h("button", {}, i ? "Restore" : "Current");
+      const restore = h("button", {}, t(i ? "restore" : "current"));
       restore.setAttribute(
         "aria-label",
-        i
-          ? `Restore the version of ${when.format(new Date(rev.at))}`
-          : "Current",
+        i ? t("restoreAt", { when: dateTime(new Date(rev.at)) }) : t("current"),
       );
       if (i) {
         restore.onclick = async () => {
-          state.textContent = "Restoring…";
+          state.textContent = t("restoring");
           await target.restore(value);
           dialog.close();
         };
@@ -143,11 +138,11 @@ export async function openHistory(
           h(
             "span",
             {},
-            `${when.format(new Date(rev.at))} · ${
-              rev.editor ?? "before history"
+            `${dateTime(new Date(rev.at))} · ${
+              rev.editor ?? t("beforeHistory")
             } · ${size.format(rev.bytes)}`,
           ),
-          h("p", { title: text }, text.slice(0, 200) || "(empty)"),
+          h("p", { title: text }, text.slice(0, 200) || t("empty")),
         ),
         restore,
       ));
@@ -155,7 +150,9 @@ export async function openHistory(
     (list.querySelector("li:nth-child(2) button") as HTMLElement | null ??
       close).focus();
   } catch (err) {
-    state.textContent = `History unavailable: ${(err as Error).message}`;
+    state.textContent = t("historyUnavailable", {
+      reason: (err as Error).message,
+    });
   }
   return closed;
 }

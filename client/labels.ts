@@ -79,6 +79,33 @@ export const en = {
   altNeeded: "Describe the image, or mark it as decorative.",
   insert: "Insert",
   missingAlt: "{n} image lacks alt text|{n} images lack alt text",
+  // Image fields.
+  changeImage: "Change image",
+  dropImage: "Or drop an image onto it.",
+  notImage: "Not an image",
+  // Draft mode (publish).
+  publish: "Publish ({n})",
+  discardDrafts: "Discard drafts",
+  publishing: "Publishing…",
+  published: "Published {n}",
+  notPublishedConflict: "Not published: changed by someone else; reload",
+  notPublished: "Not published: {reason}",
+  notDiscarded: "Not discarded",
+  confirmDiscardDrafts:
+    "Discard {n} unpublished change?|Discard {n} unpublished changes?",
+  draftMark: "draft",
+  // History panel.
+  historyOf: "History: {field}",
+  loading: "Loading…",
+  close: "Close",
+  noHistory: "No history yet.",
+  current: "Current",
+  restore: "Restore",
+  restoreAt: "Restore the version of {when}",
+  restoring: "Restoring…",
+  beforeHistory: "before history",
+  empty: "(empty)",
+  historyUnavailable: "History unavailable: {reason}",
 };
 
 /** A complete label table (see {@linkcode en} for the keys). */

@@ -11,6 +11,7 @@
 
 import type { EditBar } from "./bar.ts";
 import type { Kit } from "./dom.ts";
+import { t } from "./labels.ts";
 
 /** A field of the page: its address and regions. */
 export interface PublishField {
@@ -20,8 +21,11 @@ export interface PublishField {
   els: HTMLElement[];
 }
 
-const MARK =
-  `[data-cms-draft]{outline:2px dotted #16e;outline-offset:3px}[data-cms-draft]::after{content:"draft";font:11px system-ui;color:#16e;margin-left:6px}`;
+/** The draft marks; the mark's word comes from the labels table. */
+const mark = (word: string) =>
+  `[data-cms-draft]{outline:2px dotted #16e;outline-offset:3px}[data-cms-draft]::after{content:${
+    JSON.stringify(word)
+  };font:11px system-ui;color:#16e;margin-left:6px}`;
 
 /**
  * Wires drafts into the session; returns the cleanup. `endpoint` is the
@@ -36,12 +40,12 @@ export function attachPublish(
   const url = (name: string) => new URL(name, new URL(endpoint, location.href));
   const byId = new Map(fields.map((f) => [f.id, f]));
   const drafted = new Set<string>();
-  const sheet = kit.sheet(MARK);
+  const sheet = kit.sheet(mark(t("draftMark")));
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   const headers = { "Content-Type": "application/json" };
   let removers: (() => void)[] = [];
 
-  function mark(id: string, on: boolean) {
+  function setMark(id: string, on: boolean) {
     if (on) drafted.add(id);
     else drafted.delete(id);
     byId.get(id)?.els.forEach((el) => {
@@ -56,11 +60,11 @@ export function attachPublish(
     if (!drafted.size) return;
     removers.push(
       bar.add({
-        label: `Publish (${drafted.size})`,
+        label: t("publish", { n: drafted.size }),
         icon: "done",
         run: () => void publish(),
       }),
-      bar.add({ label: "Discard drafts", run: () => void discard() }),
+      bar.add({ label: t("discardDrafts"), run: () => void discard() }),
     );
   }
 
@@ -71,7 +75,7 @@ export function attachPublish(
       const v = byId.get(id)?.els[0]?.dataset.cmsVersion;
       if (v) versions[id] = v;
     }
-    bar.status("saving", "Publishing…");
+    bar.status("saving", t("publishing"));
     const res = await fetch(url("publish"), {
       method: "POST",
       headers,
@@ -79,21 +83,19 @@ export function attachPublish(
     }).catch(() => null);
     if (res?.ok) {
       const { published } = await res.json() as { published: string[] };
-      published.forEach((id) => mark(id, false));
-      bar.status("clean", `Published ${published.length}`);
+      published.forEach((id) => setMark(id, false));
+      bar.status("clean", t("published", { n: published.length }));
     } else if (res?.status === 409) {
-      bar.status("error", "Not published: changed by someone else; reload");
+      bar.status("error", t("notPublishedConflict"));
     } else {
-      bar.status(
-        "error",
-        `Not published: ${res ? await res.text() : "offline"}`,
-      );
+      const reason = res ? await res.text() : t("offlineReason");
+      bar.status("error", t("notPublished", { reason }));
     }
     render();
   }
 
   async function discard() {
-    if (!confirm(`Discard ${drafted.size} unpublished change(s)?`)) return;
+    if (!confirm(t("confirmDiscardDrafts", { n: drafted.size }))) return;
     for (const id of [...drafted]) {
       const res = await fetch(url("discard"), {
         method: "POST",
@@ -101,10 +103,10 @@ export function attachPublish(
         body: JSON.stringify({ field: id }),
       }).catch(() => null);
       if (!res?.ok) {
-        bar.status("error", "Not discarded");
+        bar.status("error", t("notDiscarded"));
         return render();
       }
-      mark(id, false);
+      setMark(id, false);
     }
     // Show the published values again.
     location.reload();
@@ -114,7 +116,7 @@ export function attachPublish(
     document,
     "cms:saved",
     ({ detail }) => {
-      mark(detail.field, true);
+      setMark(detail.field, true);
       render();
     },
   );
@@ -122,14 +124,14 @@ export function attachPublish(
     const res = await fetch(url("drafts")).catch(() => null);
     if (!res?.ok) return;
     const { drafts } = await res.json() as { drafts: { field: string }[] };
-    for (const d of drafts) if (byId.has(d.field)) mark(d.field, true);
+    for (const d of drafts) if (byId.has(d.field)) setMark(d.field, true);
     render();
   })();
 
   return () => {
     off();
     removers.forEach((r) => r());
-    for (const id of [...drafted]) mark(id, false);
+    for (const id of [...drafted]) setMark(id, false);
     document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) =>
       s !== sheet
     );
