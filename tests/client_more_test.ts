@@ -575,6 +575,13 @@ clientSiteTest(
           RICH,
         );
         await page.press("Escape");
+        // The revert may wait for the lazy cleaning chunk on a first use.
+        await page.waitFor(
+          (sel, html) => document.querySelector(sel)?.innerHTML === html,
+          {},
+          RICH,
+          initial,
+        ).catch(() => {});
         assert.equal(await region(page), initial);
         assert.equal(await region(page), BODY);
         assert.deepEqual(await barStatus(page), {

@@ -172,6 +172,7 @@ Deno.test("demo: an editor gets markers and the client only with ?edit", async (
       editor: "Editor",
       save: "/api/cms/save",
       media: "/api/cms/media",
+      mediaBase: "/media/",
       exit: "/",
     });
     assert.ok(body.includes('import("/cms/mod.js")'));
