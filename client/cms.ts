@@ -19,6 +19,7 @@ import {
 import { findMarkers, type Marker } from "./markers.ts";
 import { createModel, type Field } from "./model.ts";
 import { makePlain, plainEvents } from "./regions.ts";
+import type { ImageFieldTarget } from "./image_field.ts";
 import type { RichTextController } from "./rich.ts";
 import { saveField } from "./save.ts";
 
@@ -62,6 +63,9 @@ function emit(name: string, detail: unknown): void {
 const MARKS =
   `[data-cms-state]{outline-offset:3px}[data-cms-state=dirty],[data-cms-state=saving]{outline:2px dashed #d92!important}[data-cms-state=error]{outline:2px solid #f55!important}`;
 
+/** The `<img>` attributes an image field's value decides. */
+const IMAGE_ATTRS = ["src", "width", "height", "srcset", "sizes"];
+
 /** Marks a region with its field's state, or removes the marks. */
 function markRegion(el: HTMLElement, state?: string): void {
   if (state) el.dataset.cmsState = state;
@@ -100,8 +104,14 @@ export function mount(
       const field = marker as PageField;
       field.els = [el];
       byId.set(marker.id, field);
-      values.push(marker.rich ? el.innerHTML.trim() : el.textContent ?? "");
-    } else if (f.rich !== marker.rich) {
+      values.push(
+        marker.image
+          ? el.getAttribute("src") ?? ""
+          : marker.rich
+          ? el.innerHTML.trim()
+          : el.textContent ?? "",
+      );
+    } else if (f.rich !== marker.rich || f.image !== marker.image) {
       console.warn("cms: duplicate marker of another kind", el);
     } else f.els.push(el);
   }
@@ -161,7 +171,11 @@ export function mount(
     const { value, version } = f;
     f.els.forEach((el, i) => {
       const editor = f.editors?.[i];
-      if (!f.rich) {
+      if (f.image) {
+        if (el.getAttribute("src") !== value) {
+          showImage(el, value === shown.get(el)?.src ? shown.get(el)! : value);
+        }
+      } else if (!f.rich) {
         if (el.textContent !== value) el.textContent = value;
       } else if (editor && editor.value !== value) editor.value = value;
       if (version && el.dataset.cmsVersion !== version) {
@@ -246,11 +260,75 @@ export function mount(
     model.destroy();
     unguard?.();
     for (const fn of cleanups.splice(0).reverse()) fn();
+    closePanel?.();
     for (const f of list) {
       f.editors?.forEach((e) => e?.destroy());
       f.els.forEach((el) => markRegion(el));
     }
     bar.destroy();
+  }
+
+  // Image fields: the `<img>` is the region; the panel is a lazy chunk.
+  /** The attributes each image region had at mount (Esc brings them back). */
+  const shown = new Map<HTMLElement, Record<string, string>>();
+  /** The attributes of each image uploaded in this session, by URL. */
+  const uploaded = new Map<string, Record<string, string>>();
+  let closePanel: (() => void) | undefined;
+  const imageChunk = () => import("./image_field.ts");
+  function makeImage(el: HTMLImageElement) {
+    const before: Record<string, string | null> = {};
+    const kept: Record<string, string> = {};
+    for (const name of IMAGE_ATTRS) {
+      const v = el.getAttribute(name);
+      if (v !== null) kept[name] = v;
+    }
+    shown.set(el, kept);
+    const a11y = {
+      tabindex: "0",
+      role: "button",
+      "aria-label": t("changeImage"),
+    };
+    for (const [name, value] of Object.entries(a11y)) {
+      before[name] = el.getAttribute(name);
+      el.setAttribute(name, value);
+    }
+    return () => {
+      for (const [name, value] of Object.entries(before)) {
+        if (value === null) el.removeAttribute(name);
+        else el.setAttribute(name, value);
+      }
+    };
+  }
+  /**
+   * Shows `image` (attributes, or a URL whose size is unknown here, e.g. a
+   * restored draft) in the `<img>` region `el`.
+   */
+  function showImage(el: HTMLElement, image: Record<string, string> | string) {
+    const attrs = typeof image === "string"
+      ? uploaded.get(image) ?? { src: image }
+      : image;
+    for (const name of IMAGE_ATTRS) el.removeAttribute(name);
+    for (const [name, value] of Object.entries(attrs)) {
+      el.setAttribute(name, value);
+    }
+  }
+  function imageTarget(el: HTMLImageElement): ImageFieldTarget {
+    const f = where.get(el)!;
+    return {
+      el,
+      media: cfg.media,
+      done(url, attrs) {
+        uploaded.set(url, { src: url, ...attrs });
+        f.els.forEach((region) => showImage(region, url));
+        model.edit(f.id, url);
+      },
+      failed: (status, reason) =>
+        emit("cms:error", { field: f.id, status, reason, upload: true }),
+    };
+  }
+  async function imagePanel(el: HTMLImageElement) {
+    const m = await imageChunk();
+    if (alive) closePanel = m.openImageField(kit, imageTarget(el));
   }
 
   // Regions: one set of delegated listeners for all plain regions.
@@ -266,6 +344,7 @@ export function mount(
     f.els.forEach((el, i) => {
       where.set(el, f);
       if (f.rich) rich.push([f, i]);
+      else if (f.image) cleanups.push(makeImage(el as HTMLImageElement));
       else cleanups.push(makePlain(kit, el));
     });
   }
@@ -274,7 +353,8 @@ export function mount(
       kit,
       (target) => {
         const el = regionOf(target);
-        return el && !where.get(el)!.rich ? el : undefined;
+        const f = el && where.get(el);
+        return f && !f.rich && !f.image ? el : undefined;
       },
       (el) => model.edit(where.get(el)!.id, el.textContent ?? ""),
     ),
@@ -285,8 +365,38 @@ export function mount(
         void model.save();
       } else if (k.key === "Escape" && el && !k.isComposing) {
         model.revert(where.get(el)!.id);
+      } else if (
+        (k.key === "Enter" || k.key === " ") && el && where.get(el)!.image
+      ) {
+        k.preventDefault();
+        void imagePanel(el as HTMLImageElement);
       }
     }, true),
+    listen<MouseEvent>(document, "click", (e) => {
+      const el = regionOf(e.target);
+      if (el && where.get(el)!.image) {
+        e.preventDefault();
+        void imagePanel(el as HTMLImageElement);
+      }
+    }),
+    listen<DragEvent>(document, "dragover", (e) => {
+      const el = regionOf(e.target);
+      if (
+        el && where.get(el)!.image && e.dataTransfer?.types.includes("Files")
+      ) {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = "copy";
+      }
+    }),
+    listen<DragEvent>(document, "drop", (e) => {
+      const el = regionOf(e.target);
+      const file = e.dataTransfer?.files[0];
+      if (!el || !where.get(el)!.image || !file) return;
+      e.preventDefault();
+      void imageChunk().then((m) =>
+        m.replaceImage(imageTarget(el as HTMLImageElement), file)
+      );
+    }),
     listen(window, "online", () => {
       render();
       model.retryNow();

@@ -22,17 +22,18 @@ export interface Marker {
   key: string;
   /** Field name, `name` or `name.<index>` for a list item. */
   field: string;
-  /** Whether `data-cms-type="richtext"` (else a plain region). */
+  /** Whether `data-cms-type="richtext"` (else a plain or image region). */
   rich: boolean;
+  /** Whether `data-cms-type="image"` on an `<img>`: the value is its `src`. */
+  image: boolean;
   /** `data-cms-version`, when present. */
   version?: string;
 }
 
 /**
  * Parses one marker element. Returns the marker, or a short reason why the
- * element is not a valid one. Image markers (`data-cms-type="image"`) are
- * valid addresses but not text regions, so they are refused here with
- * their own reason.
+ * element is not a valid one. An image marker (`data-cms-type="image"`)
+ * must be an `<img>`.
  *
  * @example
  * ```ts ignore
@@ -47,7 +48,9 @@ export function readMarker(el: HTMLElement): Marker | string {
   if (typeof address === "string") return address;
   const kind = kindOfMarker(el.getAttribute("data-cms-type"));
   if (kind === undefined) return "Unknown data-cms-type";
-  if (kind === "image") return "Image fields are not edited in place";
+  if (kind === "image" && el.localName !== "img") {
+    return "Image fields need an <img> element";
+  }
   return {
     el,
     id,
@@ -56,6 +59,7 @@ export function readMarker(el: HTMLElement): Marker | string {
     key: address.key,
     field: fieldPath(address),
     rich: kind === "rich",
+    image: kind === "image",
     version: el.getAttribute("data-cms-version") ?? undefined,
   };
 }

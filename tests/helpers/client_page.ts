@@ -355,3 +355,25 @@ export async function waitState(page: Page, state: string): Promise<void> {
     state,
   );
 }
+
+/**
+ * A photo-like JPEG of `width` × `height` (a colour gradient with noise,
+ * encoded by sharp), wide enough for the media handler to make variants.
+ */
+export async function photo(width = 1200, height = 800): Promise<Uint8Array> {
+  const sharp = (await import("sharp")).default;
+  const raw = new Uint8Array(width * height * 3);
+  let seed = 1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      const i = (y * width + x) * 3, n = (seed >> 16) & 31;
+      raw[i] = (x * 255 / width + n) & 255;
+      raw[i + 1] = (y * 255 / height + n) & 255;
+      raw[i + 2] = (128 + n) & 255;
+    }
+  }
+  const out = await sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 80 }).toBuffer();
+  return new Uint8Array(out);
+}

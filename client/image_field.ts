@@ -1,0 +1,132 @@
+/**
+ * Image fields (`<img data-cms-type="image">`), a lazy chunk loaded at the
+ * first click, Enter or drop on one: the small panel (Replace through the
+ * file picker, or drop onto the image) and the upload through the media
+ * endpoint. The field's value is the stored image's URL; the `<img>` gets
+ * `src`, `width`, `height` and, from the answer's variants, `srcset` and
+ * `sizes`. Its `alt` is the host's and stays as it is.
+ *
+ * @module
+ */
+
+import type { Kit } from "./dom.ts";
+import { t } from "./labels.ts";
+import { imageAttrs, type UploadFailure, uploadImage } from "./upload.ts";
+
+/** What the panel and uploads of one image field need from the session. */
+export interface ImageFieldTarget {
+  /** The `<img>` region. */
+  el: HTMLImageElement;
+  /** Media endpoint URL. */
+  media: string;
+  /** Called with the stored URL and the `<img>` attributes it brings. */
+  done(url: string, attrs: Record<string, string>): void;
+  /** Called when an upload fails (status 0 = network). */
+  failed(status: number, reason: string): void;
+}
+
+const CSS = `:host{all:initial!important}
+form{position:fixed;z-index:2147483001;display:flex;flex-wrap:wrap;align-items:center;gap:6px;max-width:min(24em,calc(100vw - 16px));box-sizing:border-box;font:13px/1.3 system-ui,sans-serif;color:#f6f8fa;background:#222;border-radius:10px;padding:6px}
+button{all:unset;padding:6px 10px;border-radius:8px;background:#444;cursor:pointer}
+button:hover,button:focus-visible{outline:2px solid #58f}
+p{margin:0 4px;flex:1 1 100%}
+@media(forced-colors:active){form,button{border:1px solid;color:CanvasText;background:Canvas}}`;
+
+let panel: (() => void) | undefined;
+
+/**
+ * Uploads `file` for the image field and applies the answer: resolves once
+ * the `<img>` shows the stored image (or the upload failed, reported
+ * through `target.failed`). `say` receives progress and failure text.
+ *
+ * @example
+ * ```ts ignore
+ * await replaceImage(target, droppedFile);
+ * ```
+ */
+export async function replaceImage(
+  target: ImageFieldTarget,
+  file: File,
+  say: (text: string) => void = () => {},
+): Promise<void> {
+  if (!file.type.startsWith("image/")) {
+    say(t("notImage"));
+    return target.failed(415, t("notImage"));
+  }
+  say(t("uploading", { name: file.name }));
+  try {
+    const up = await uploadImage(
+      target.media,
+      file,
+      (p) =>
+        say(`${t("uploading", { name: file.name })} ${Math.round(p * 100)}%`),
+    );
+    const { alt: _, ...attrs } = imageAttrs(up, "");
+    say("");
+    target.done(up.url, attrs);
+  } catch (err) {
+    const { status, reason } = err as UploadFailure;
+    say(t("uploadFailed", { reason }));
+    target.failed(status, reason);
+  }
+}
+
+/**
+ * Opens the image field's panel below `target.el` (one panel at a time):
+ * Replace opens the file picker, Cancel or Esc closes it and focus goes
+ * back to the image. Returns the function closing it.
+ *
+ * @example
+ * ```ts ignore
+ * const close = openImageField(kit, target);
+ * ```
+ */
+export function openImageField(kit: Kit, target: ImageFieldTarget): () => void {
+  panel?.();
+  const { h, isolate } = kit;
+  const { host, root } = isolate("cms-image-field", CSS);
+  const status = h("p", { role: "status" }, t("dropImage"));
+  const file = h("input", { type: "file", accept: "image/*", hidden: "" });
+  const replace = h("button", {}, t("replace"));
+  const cancel = h("button", {}, t("cancel"));
+  const form = h(
+    "form",
+    { role: "group", "aria-label": t("changeImage") },
+    replace,
+    cancel,
+    status,
+    file,
+  );
+  root.append(form);
+  const r = target.el.getBoundingClientRect();
+  form.style.left = `${Math.max(8, Math.min(r.left, innerWidth - 280))}px`;
+  form.style.top = `${Math.max(8, Math.min(r.bottom + 6, innerHeight - 90))}px`;
+  document.body.append(host);
+  const close = () => {
+    if (!host.isConnected) return;
+    host.remove();
+    if (panel === close) panel = undefined;
+    target.el.focus();
+  };
+  replace.onclick = () => file.click();
+  cancel.onclick = close;
+  file.onchange = async () => {
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    file.value = "";
+    let failed = false;
+    await replaceImage(
+      { ...target, failed: (s, why) => (failed = true, target.failed(s, why)) },
+      chosen,
+      (text) => status.textContent = text,
+    );
+    if (!failed) close();
+  };
+  form.onkeydown = (e) => {
+    if (e.key !== "Escape") return;
+    e.stopPropagation();
+    close();
+  };
+  replace.focus();
+  return panel = close;
+}
