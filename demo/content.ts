@@ -27,6 +27,7 @@ export const ALLOWLIST = defineContent({
     body: "rich",
     features: list(plain({ maxLength: 200 })),
     summary: "rich",
+    hero: "image",
   },
 });
 
@@ -39,6 +40,8 @@ export interface HomePage {
   body: string;
   features: string[];
   summary: string;
+  /** The hero image's URL (an image field); `""` until an editor sets one. */
+  hero: string;
 }
 
 /** Defaults of `pages:home`, seeded on first run (already in sanitized form). */
@@ -54,6 +57,7 @@ export const HOME_DEFAULTS: HomePage = {
     "<p>Save sends one request per changed field. Images go through the media endpoint ",
     "and are stored with the type sniffed from their bytes.</p>",
   ].join(""),
+  hero: "",
   features: [
     "Only changed fields are saved",
     "Rich text is sanitized on the server",
@@ -94,6 +98,7 @@ export async function loadHome(
     title: str(r.title, HOME_DEFAULTS.title),
     body: str(r.body, HOME_DEFAULTS.body),
     summary: str(r.summary, HOME_DEFAULTS.summary),
+    hero: str(r.hero, HOME_DEFAULTS.hero),
     features: Array.isArray(r.features) ? r.features : HOME_DEFAULTS.features,
   };
 }

@@ -9,7 +9,7 @@ import { renderToString } from "preact-render-to-string";
 import { CmsField, CmsScript, scriptJson } from "../fresh/components.tsx";
 import { contentVersion } from "../server/version.ts";
 import type { Editor } from "../server/types.ts";
-import type { HomePage } from "./content.ts";
+import { ALLOWLIST, type HomePage } from "./content.ts";
 import { EDIT_STYLES, STYLES } from "./styles.ts";
 
 /** Renders a full HTML document. */
@@ -115,6 +115,20 @@ export function HomePageView(props: HomeProps): VNode {
             value={page.title}
             editing={editing}
           />
+          {
+            /* The hero image field: shown when set; editors get an empty
+             * image (its alt says what to do) to click or drop onto. */
+            (page.hero || editing) && (
+              <CmsField
+                content={ALLOWLIST}
+                field="pages:home:hero"
+                value={page.hero}
+                class={page.hero ? "hero" : "hero hero-empty"}
+                alt={page.hero ? "" : "Add a hero image"}
+                editing={editing}
+              />
+            )
+          }
           <div
             class="lead"
             id="page-summary"

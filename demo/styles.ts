@@ -2,6 +2,8 @@
 
 /** CSS of the demo pages. */
 export const STYLES = `
+.hero { display: block; width: 100%; height: auto; border-radius: 12px;
+  margin: 0 0 1rem; }
 :root {
   --ink: #1d2430; --muted: #5b6576; --line: #e3e7ee; --bg: #fbfbfd;
   --accent: #3457d5; --accent-ink: #fff; --card: #fff;
@@ -83,6 +85,8 @@ export const EDIT_STYLES = `
 [data-cms-field]:hover, [data-cms-field]:focus-within {
   outline: 2px solid var(--accent); }
 .features li[data-cms-field] { outline-offset: 2px; border-radius: 12px; }
+.hero-empty { display: grid; place-items: center; aspect-ratio: 3 / 1;
+  background: #eef1fa; color: #556; font: inherit; }
 .page { padding-bottom: 7rem; }
 
 .drawer-backdrop { position: fixed; inset: 0; background: rgba(16,24,40,.25);
