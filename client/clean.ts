@@ -1,17 +1,19 @@
 /**
- * The shared sanitizer policy with DOMPurify, in the browser (a lazy chunk):
- * the rich editor loads it only when HTML must be cleaned (a paste or drop
- * of HTML, a value set from outside such as a restored draft), so editing
- * typed text never loads DOMPurify.
+ * The shared sanitizer policy in the browser (a lazy chunk): the rich editor
+ * loads it only when HTML must be cleaned (a paste or drop of HTML, a value
+ * set from outside such as a restored draft). It is the policy's own small
+ * rebuild (`core/rebuild.ts`), not DOMPurify: the dirty HTML is parsed by
+ * `DOMParser` into an inert document and a clean tree is built from the
+ * policy's data. Its output and removed count equal the server's.
  *
  * @module
  */
 
-import DOMPurify from "dompurify";
-import { createSanitizer, type Sanitize } from "../core/sanitizer.ts";
+import { createRebuild, type Rebuild } from "../core/rebuild.ts";
 
-let purify: ReturnType<typeof DOMPurify> | undefined;
-const made = new Map<string, Sanitize>();
+const made = new Map<string, Rebuild>();
+const parse = (html: string) =>
+  new DOMParser().parseFromString(html, "text/html");
 
 /**
  * The policy's sanitizer for this window; `srcset` is kept under
@@ -21,13 +23,13 @@ const made = new Map<string, Sanitize>();
  * ```ts ignore
  * const clean = (await import("./clean.ts")).sanitizerFor("/media/");
  * el.innerHTML = clean(html);
+ * clean.counted("<div>a</div>"); // { html: "a", removed: 1 }
  * ```
  */
-export function sanitizerFor(mediaBase = ""): Sanitize {
+export function sanitizerFor(mediaBase = ""): Rebuild {
   let clean = made.get(mediaBase);
   if (!clean) {
-    purify ??= DOMPurify(window);
-    clean = createSanitizer(purify, { mediaBase: mediaBase || undefined });
+    clean = createRebuild(parse, { mediaBase: mediaBase || undefined });
     made.set(mediaBase, clean);
   }
   return clean;

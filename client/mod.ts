@@ -6,9 +6,9 @@
  * (`data-cms-field="collection:key:field"`, optional
  * `data-cms-type="richtext"` and `data-cms-version`) and the optional config
  * `<script type="application/json" id="cms-config">` with `save`, `media`,
- * `history`, `publish`, `mediaBase`, `editor` and `exit`. The rich text editor and DOMPurify are a separate
+ * `history`, `publish`, `mediaBase`, `editor` and `exit`. The rich text editor is a separate
  * chunk, fetched only when a rich region or `mountRichText`/`RichText` needs
- * them.
+ * it; its sanitizer is another, fetched at the first paste of HTML.
  *
  * Events on `document` (`CustomEvent.detail`):
  * - `cms:dirty` `{field, value, dirty}` when a field becomes dirty or clean;

@@ -79,7 +79,7 @@ export interface RichEditor {
 
 type Cleaner = typeof import("./clean.ts");
 let cleaner: Cleaner | undefined;
-/** Loads the shared sanitizer policy with DOMPurify (a lazy chunk). */
+/** Loads the shared sanitizer policy (its rebuild, a lazy chunk). */
 export const loadSanitizer = async (): Promise<void> => {
   cleaner ??= await import("./clean.ts");
 };
@@ -126,7 +126,7 @@ export function attachRich(
   if (options.onChange) listeners.add(options.onChange);
   // Where pasted or set HTML may keep `srcset` (see `mediaBase`).
   let base = options.mediaBase ?? "";
-  /** Cleans `html` with the policy; DOMPurify loads at the first call. */
+  /** Cleans `html` with the policy; the sanitizer loads at the first call. */
   const clean = async (html: string) => {
     await loadSanitizer();
     return cleaner!.sanitizerFor(base)(html);

@@ -462,6 +462,41 @@ function isAllowedSizes(value: string): boolean {
   return true;
 }
 
+/**
+ * Whether the policy keeps attribute `name` (lower case) with its trimmed
+ * `value` on the HTML element `el`: the per-tag list, exact values, link
+ * and srcset URLs, `sizes` only beside an admitted `srcset` (read from
+ * `el`), spans from 1 to 1000. DOMPurify's URL gate
+ * (`SANITIZER_POLICY.ALLOWED_URI_REGEXP`) applies on top.
+ *
+ * @example
+ * ```ts ignore
+ * isAllowedAttribute(a, "target", "_blank"); // true
+ * isAllowedAttribute(a, "onclick", "x()"); // false
+ * ```
+ */
+export function isAllowedAttribute(
+  el: Element,
+  name: string,
+  value: string,
+  mediaBase?: string,
+): boolean {
+  if (!(ATTRS_BY_TAG.get(el.localName) ?? []).includes(name)) return false;
+  const exact = EXACT_VALUES.get(name);
+  if (exact !== undefined) return value === exact;
+  if (name === "href") return isAllowedUrl(value, LINK_SCHEMES);
+  if (name === "rel") return value === LINK_REL;
+  if (name === "srcset") return isAllowedSrcset(value, mediaBase);
+  if (name === "sizes") {
+    return isAllowedSrcset(el.getAttribute("srcset") ?? "", mediaBase) &&
+      isAllowedSizes(value);
+  }
+  if (name === "colspan" || name === "rowspan") {
+    return SPAN.test(value) && Number(value) <= MAX_SPAN;
+  }
+  return true;
+}
+
 function isSide(value: string | null): boolean {
   return value !== null && SIDE.test(value) && Number(value) <= MAX_IMAGE_SIDE;
 }
@@ -490,36 +525,46 @@ function isBoundary(
 }
 
 /**
- * Unwraps `node` where it stands, together with every unwrapped element
- * nested in it: their content moves, once each and flattened, to after
- * `node` (so DOMPurify's walk still visits it), with a `<br>` on each side
- * where a block's content would touch neighbouring text. `onUnwrap` is
- * told of each element unwrapped. Every node moves at most once, so the
- * cost is linear however deep the wrappers nest; no subtree is copied.
+ * The content that replaces an unwrapped element, flattened: the children of
+ * `node` and of every unwrapped element nested in it, in order, once each,
+ * with `null` standing for a `<br>` where a block's content would touch
+ * neighbouring text. Nested unwrapped elements are passed to `onUnwrap`
+ * (`node` first). `boundaryBefore` tells whether what precedes `node`
+ * already keeps words apart. Nothing is moved or copied: the server's hook
+ * inserts the list where `node` stood, the browser's rebuild
+ * (`core/rebuild.ts`) builds from it. Linear however deep wrappers nest.
+ *
+ * @example
+ * ```ts ignore
+ * flattenUnwrapped(div, "body", () => true, () => {}); // [text "Name", null]
+ * ```
  */
-function unwrapInDom(node: Element, onUnwrap: (el: Element) => void): void {
-  const parent = node.parentNode;
-  if (parent === null) return;
-  const doc = node.ownerDocument;
-  const out: Node[] = [];
-  const br = () => doc.createElement("br");
-  // Whether the last significant output node (else the node before
-  // `node`) keeps words apart.
-  const boundaryBefore = () => {
+export function flattenUnwrapped(
+  node: Element,
+  parentTag: string,
+  boundaryBefore: () => boolean,
+  onUnwrap: (el: Element) => void,
+): (Node | null)[] {
+  const out: (Node | null)[] = [];
+  // Whether the last significant output node (else what precedes `node`)
+  // keeps words apart.
+  const before = () => {
     for (let i = out.length - 1; i >= 0; i--) {
-      if (!isTransparent(out[i])) return isBoundary(out[i], "previousSibling");
+      const n = out[i];
+      if (n === null) return true;
+      if (!isTransparent(n)) return isBoundary(n, "previousSibling");
     }
-    return isBoundary(node.previousSibling, "previousSibling");
+    return boundaryBefore();
   };
   // Flattens `el` (being unwrapped inside `parentTag`) into `out`; returns
   // whether it held visible text.
   const flatten = (el: Element, parentTag: string): boolean => {
     onUnwrap(el);
     const separated = isSeparated(el.localName, parentTag);
-    const before = separated && !boundaryBefore();
+    const brBefore = separated && !before();
     const after = separated && !isBoundary(el.nextSibling, "nextSibling");
     const start = out.length;
-    if (before) out.push(br()); // dropped below when nothing needs it
+    if (brBefore) out.push(null); // dropped below when nothing needs it
     let content = false;
     for (let child = el.firstChild; child !== null; child = child.nextSibling) {
       if (
@@ -533,13 +578,32 @@ function unwrapInDom(node: Element, onUnwrap: (el: Element) => void): void {
           !isTransparent(child) && (child.textContent ?? "").trim() !== "";
       }
     }
-    if (before && !(content || after)) out.splice(start, 1);
-    if (after && content) out.push(br());
+    if (brBefore && !(content || after)) out.splice(start, 1);
+    if (after && content) out.push(null);
     return content;
   };
-  flatten(node, (parent as Element).localName ?? "");
+  flatten(node, parentTag);
+  return out;
+}
+
+/**
+ * Unwraps `node` where it stands (see {@linkcode flattenUnwrapped}): its
+ * flattened content moves to after `node`, so DOMPurify's walk still
+ * visits it. Every node moves at most once; no subtree is copied.
+ */
+function unwrapInDom(node: Element, onUnwrap: (el: Element) => void): void {
+  const parent = node.parentNode;
+  if (parent === null) return;
+  const out = flattenUnwrapped(
+    node,
+    (parent as Element).localName ?? "",
+    () => isBoundary(node.previousSibling, "previousSibling"),
+    onUnwrap,
+  );
   const next = node.nextSibling;
-  for (const child of out) parent.insertBefore(child, next);
+  for (const child of out) {
+    parent.insertBefore(child ?? node.ownerDocument.createElement("br"), next);
+  }
   parent.removeChild(node);
 }
 
@@ -547,9 +611,14 @@ function unwrapInDom(node: Element, onUnwrap: (el: Element) => void): void {
  * What the parser put outside the body of a parsed document, which the
  * result leaves out: elements in `<head>` (a leading `<style>`, `<title>`,
  * `<meta>`) and comments before or around `<html>`. 0 for a body that is
- * not its document's.
+ * not its document's. Counted as removed.
+ *
+ * @example
+ * ```ts ignore
+ * outsideBody(parse("<title>x</title><p>y").body); // 1
+ * ```
  */
-function outsideBody(body: Element): number {
+export function outsideBody(body: Element): number {
   const doc = body.ownerDocument;
   if (doc.body !== body) return 0;
   let count = doc.head?.childNodes.length ?? 0;
@@ -569,9 +638,16 @@ const preSerializerAddsNewline = new WeakMap<Document, boolean>();
  * Makes the first text of a `<pre>` that starts with a line feed survive
  * serializing: the parser drops one leading line feed, so one more is
  * written. DOMPurify visits text after any sibling before it is unwrapped
- * or removed, so the text is the `<pre>`'s first child for good.
+ * or removed, so the text is the `<pre>`'s first child for good (and the
+ * rebuild calls it as it appends the text).
+ *
+ * @example
+ * ```ts ignore
+ * pre.append(text); // text.data === "\nx"
+ * protectPreNewline(text); // "\n\nx" where the serializer adds nothing
+ * ```
  */
-function protectPreNewline(text: Text): void {
+export function protectPreNewline(text: Text): void {
   const pre = text.parentNode;
   if (
     pre === null || pre.firstChild !== text || !text.data.startsWith("\n") ||
@@ -633,27 +709,10 @@ function install(purify: Purifier): InstanceState {
     }
   });
   purify.addHook("uponSanitizeAttribute", (node, event) => {
-    const name = event.attrName;
     const value = event.attrValue;
-    const allowed = ATTRS_BY_TAG.get(node.localName) ?? [];
-    let keep = allowed.includes(name);
-    if (keep) {
-      const exact = EXACT_VALUES.get(name);
-      if (exact !== undefined) keep = value === exact;
-      else if (name === "href") keep = isAllowedUrl(value, LINK_SCHEMES);
-      else if (name === "rel") keep = value === LINK_REL;
-      else if (name === "srcset") {
-        keep = isAllowedSrcset(value, state.options.mediaBase);
-      } else if (name === "sizes") {
-        keep = isAllowedSrcset(
-          node.getAttribute("srcset") ?? "",
-          state.options.mediaBase,
-        ) && isAllowedSizes(value);
-      } else if (name === "colspan" || name === "rowspan") {
-        keep = SPAN.test(value) && Number(value) <= MAX_SPAN;
-      }
-    }
-    if (!keep) event.keepAttr = false;
+    if (
+      !isAllowedAttribute(node, event.attrName, value, state.options.mediaBase)
+    ) event.keepAttr = false;
     else event.attrValue = value; // as judged (trimmed)
   });
   purify.addHook("afterSanitizeElements", (node) => {
