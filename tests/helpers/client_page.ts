@@ -195,6 +195,8 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
   const save = createSaveHandler({
     authorize,
     store,
+    // srcset under the media base survives the sanitizer.
+    mediaBase: media.url(""),
     allowlist: options.allowlist ??
       {
         pages: {
