@@ -5,7 +5,11 @@
  *
  * @module
  */
-import { type FieldAddress, fieldPath, parseAddress } from "../core/address.ts";
+import {
+  addressReader,
+  type FieldAddress,
+  fieldPath,
+} from "../core/address.ts";
 import { kindOfMarker } from "../core/content.ts";
 
 /** A parsed marker. */
@@ -42,9 +46,12 @@ export interface Marker {
  * if (typeof marker === "string") console.warn(marker);
  * ```
  */
-export function readMarker(el: HTMLElement): Marker | string {
+export function readMarker(
+  el: HTMLElement,
+  parse: (text: string) => FieldAddress | string = addressReader(),
+): Marker | string {
   const id = el.getAttribute("data-cms-field") ?? "";
-  const address = parseAddress(id);
+  const address = parse(id);
   if (typeof address === "string") return address;
   const kind = kindOfMarker(el.getAttribute("data-cms-type"));
   if (kind === undefined) return "Unknown data-cms-type";
@@ -70,8 +77,9 @@ export function readMarker(el: HTMLElement): Marker | string {
  */
 export function findMarkers(): Marker[] {
   const out: Marker[] = [];
+  const parse = addressReader();
   for (const el of document.querySelectorAll<HTMLElement>("[data-cms-field]")) {
-    const marker = readMarker(el);
+    const marker = readMarker(el, parse);
     if (typeof marker === "string") {
       console.warn(`cms: malformed marker (${marker})`, el);
     } else {

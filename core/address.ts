@@ -65,6 +65,15 @@ export function checkAddress(
 ): FieldAddress | string {
   if (!isName(collection)) return "Invalid collection";
   if (!isKey(key)) return "Invalid key";
+  return checkField(collection, key, field);
+}
+
+/** The field part's rule, once collection and key are known valid. */
+function checkField(
+  collection: string,
+  key: string,
+  field: string,
+): FieldAddress | string {
   const dot = field.indexOf(".");
   const name = dot < 0 ? field : field.slice(0, dot);
   if (!isName(name)) return "Invalid field";
@@ -72,6 +81,46 @@ export function checkAddress(
   const index = field.slice(dot + 1);
   if (!INDEX.test(index)) return "Invalid list index";
   return { collection, key, field: name, index: Number(index) };
+}
+
+/**
+ * A {@linkcode parseAddress} with the same verdict for every string, that
+ * checks each `collection:key` once: a page's markers share a few records,
+ * so mounting thousands of them checks a few keys (Unicode classes, NFC)
+ * and then only field names. Its cache grows with the distinct records
+ * seen; make one per page read.
+ *
+ * @example
+ * ```ts
+ * import { addressReader } from "./address.ts";
+ * const read = addressReader();
+ * read("pages:home:title"); // { collection: "pages", key: "home", field: "title" }
+ * read("pages:home:features.2"); // the record's check is reused
+ * read("pages:home page:title"); // "Invalid key"
+ * ```
+ */
+export function addressReader(): (text: string) => FieldAddress | string {
+  // `collection:key` → its parts, or the reason it fails.
+  const heads = new Map<string, [string, string] | string>();
+  return (text) => {
+    const at = text.lastIndexOf(":");
+    const head = text.slice(0, at);
+    let parts = heads.get(head);
+    if (parts === undefined) {
+      const [collection, key, more] = head.split(":");
+      parts = at < 0 || key === undefined || more !== undefined
+        ? "Address needs collection:key:field"
+        : !isName(collection)
+        ? "Invalid collection"
+        : !isKey(key)
+        ? "Invalid key"
+        : [collection, key];
+      if (at >= 0) heads.set(head, parts);
+    }
+    return typeof parts === "string"
+      ? parts
+      : checkField(parts[0], parts[1], text.slice(at + 1));
+  };
 }
 
 /**

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { JSDOM } from "jsdom";
 import { findMarkers } from "../client/markers.ts";
-import { formatAddress, parseAddress } from "../core/address.ts";
+import fc from "fast-check";
+import { addressReader, formatAddress, parseAddress } from "../core/address.ts";
 import { createSaveHandler } from "../server/save.ts";
 import type {
   Allowlist,
@@ -256,4 +257,42 @@ Deno.test("addresses: formatAddress inverts parseAddress on every valid case", (
       assert.deepEqual(parseAddress(formatAddress(address)), address);
     }
   }
+});
+
+Deno.test("addresses: the client's caching reader gives parseAddress's verdict on random strings", () => {
+  // Strings built from the grammar's interesting pieces, so that valid,
+  // nearly valid and repeated collection:key heads all come up.
+  const piece = fc.constantFrom(
+    ":",
+    ".",
+    "pages",
+    "home",
+    "título",
+    "e\u0301",
+    "_a",
+    "-",
+    "0",
+    "01",
+    "1",
+    "99",
+    " ",
+    "__proto__",
+    "..",
+    "~",
+    "A",
+    "ß",
+    "\u0000",
+    "x".repeat(64),
+  );
+  const text = fc.oneof(
+    fc.array(piece, { maxLength: 8 }).map((p) => p.join("")),
+    fc.string({ maxLength: 20 }),
+  );
+  fc.assert(
+    fc.property(fc.array(text, { minLength: 1, maxLength: 20 }), (texts) => {
+      const read = addressReader(); // one cache over the whole list
+      for (const t of texts) assert.deepEqual(read(t), parseAddress(t), t);
+    }),
+    { numRuns: 2000 },
+  );
 });
