@@ -3,7 +3,7 @@
  * per-field saving, and the rich text editor for the host's own panels.
  *
  * Importing this module does nothing. `mountCms()` reads the page: markers
- * (`data-cms-field="collection:key:field"`, optional
+ * (`data-cms-field="collection:key:field"`, optional `data-cms-type="image"` on an `<img>`,
  * `data-cms-type="richtext"` and `data-cms-version`) and the optional config
  * `<script type="application/json" id="cms-config">` with `save`, `media`,
  * `history`, `publish`, `mediaBase`, `editor` and `exit`. The rich text editor is a separate
