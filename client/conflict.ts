@@ -23,9 +23,10 @@ export function askConflict(
 ): Promise<ConflictChoice> {
   return new Promise((resolve) => {
     const title = t("conflict", { field });
+    let chosen: ConflictChoice = "cancel";
     const choose = (choice: ConflictChoice) => {
-      dialog.remove();
-      resolve(choice);
+      chosen = choice;
+      dialog.close();
     };
     const side = (name: string, value: string) =>
       h("section", {}, h("h3", {}, name), h("pre", {}, value));
@@ -50,7 +51,12 @@ export function askConflict(
         button({ label: t("useStored"), run: () => choose("stored") }),
       ),
     );
-    dialog.oncancel = () => choose("cancel");
+    // Esc closes it, with or without a cancel event (Chromium skips that
+    // event without a user activation since the last one): "cancel".
+    dialog.onclose = () => {
+      dialog.remove();
+      resolve(chosen);
+    };
     root.append(dialog);
     dialog.showModal();
   });

@@ -41,7 +41,7 @@ div{flex:1;min-width:0}
 p{margin:2px 0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:#bbb}
 button{all:unset;padding:6px 10px;border-radius:8px;background:#444;cursor:pointer}
 button:hover,button:focus-visible{outline:2px solid #58f}
-@media(forced-colors:active){dialog,button{border:1px solid}}`;
+@media(forced-colors:active){dialog,button{border:1px solid}dialog,p{color:CanvasText;background:Canvas}button{color:ButtonText;background:ButtonFace}}`;
 
 /** How many revisions the panel lists. */
 const LIMIT = 20;

@@ -64,7 +64,10 @@ export function askAlt(
   decorative.onchange = sync;
   sync();
   return new Promise((resolve) => {
+    let done = false;
     const finish = (alt: string | null) => {
+      if (done) return;
+      done = true;
       dialog.close();
       dialog.remove();
       if (image instanceof File) URL.revokeObjectURL(preview);
@@ -80,11 +83,9 @@ export function askAlt(
       text.focus();
     };
     cancel.onclick = () => finish(null);
-    // Esc: the dialog's own cancel.
-    dialog.oncancel = (e) => {
-      e.preventDefault();
-      finish(null);
-    };
+    // Esc closes the dialog, with or without a cancel event (Chromium skips
+    // that event without a user activation since the last one).
+    dialog.onclose = () => finish(null);
     dialog.showModal();
     text.focus();
   });
