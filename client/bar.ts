@@ -73,7 +73,7 @@ button:hover,button:focus-visible{outline:2px solid #58f}
 dialog{max-width:calc(100vw - 48px)}
 pre{background:#000;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;max-height:40vh;overflow:auto}
 @media(max-width:480px){.b{left:8px;right:8px;bottom:8px;max-width:none}}
-@media(pointer:coarse){button{padding:10px 12px}}
+@media(pointer:coarse){button{box-sizing:border-box;min-height:44px;min-width:44px;padding:10px 12px;align-items:center}}
 @media(forced-colors:active){.b,dialog,button{border:1px solid}.b,dialog,.e{color:CanvasText;background:Canvas}button{color:ButtonText;background:ButtonFace}.p{color:HighlightText;background:Highlight}.d{forced-color-adjust:none}}`;
 
 /** Mounts the edit bar at the end of `document.body`. */

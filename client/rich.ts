@@ -98,7 +98,8 @@ input[type=text]{font:inherit;padding:4px;border:1px solid #888;border-radius:4p
 .e{color:#b00;flex-basis:100%}
 .e:empty{display:none}
 dialog{font:14px system-ui,sans-serif;border-radius:8px}
-dialog img{max-width:12em;max-height:8em;display:block}`;
+dialog img{max-width:12em;max-height:8em;display:block}
+@media(pointer:coarse){button{box-sizing:border-box;min-width:44px;min-height:44px;align-items:center;justify-content:center}}`;
 // The file input, the idle progress bar and an idle panel carry `hidden`: no
 // rule here sets their `display`, so the UA's `[hidden]{display:none}` holds.
 

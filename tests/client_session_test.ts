@@ -1,8 +1,10 @@
 /**
  * Browser tests (Chromium, Firefox and WebKit) of the editing session's
  * newer behaviour: automatic retry after a 503 and after a network outage,
- * IME composition, German and overridden labels, the edit bar on a phone
- * and at desktop width (it never covers the page), and clearDrafts().
+ * IME composition, German and overridden labels, the edit bar and the rich
+ * toolbar on a 375×667 touch phone and at desktop width (every control
+ * reachable, touch targets of 44 px, the bar never covers the page), and
+ * clearDrafts().
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "./helpers/browser.ts";
@@ -16,12 +18,17 @@ import {
 } from "./helpers/client_page.ts";
 
 const SEED = {
-  "pages:home": { title: "Hello", subtitle: "Sub", features: ["A", "B"] },
+  "pages:home": {
+    title: "Hello",
+    subtitle: "Sub",
+    body: "<p>Body text</p>",
+    features: ["A", "B"],
+  },
 };
 
 // The test mounts (with its own options) unless the page is plain `/`.
 const SITE = {
-  pages: { "/": homePage },
+  pages: { "/": homePage, "/rich": homePage },
   seed: SEED,
   script:
     `import * as cms from "/dist/mod.js"; window.cms = cms; if (!location.search) window.cmsHandle = cms.mountCms();`,
@@ -30,8 +37,12 @@ const SITE = {
 async function homePage(site: ClientSite): Promise<string> {
   const filler = Array.from({ length: 30 }, (_, i) => `<p>Filler ${i}</p>`)
     .join("");
+  // `/rich` has a rich region too (the phone step checks its toolbar).
+  const rich = site.paths.at(-1) === "/rich"
+    ? await marker(site, "div", "pages:home:body", true)
+    : "";
   return `<main>${await marker(site, "h1", "pages:home:title")}
-${await marker(site, "p", "pages:home:subtitle")}${filler}</main>
+${await marker(site, "p", "pages:home:subtitle")}${rich}${filler}</main>
 <footer id="foot" style="margin:0">The last line of the page</footer>`;
 }
 
@@ -318,14 +329,27 @@ clientSiteTest(
 
     for (const [width, height] of [[375, 667], [1280, 800]]) {
       await t.step({
-        name: `at ${width}×${height} the bar fits and covers nothing`,
+        name: `at ${width}×${height} the bar and the toolbar fit${
+          width < 447 ? " (phone)" : ""
+        }, the bar covers nothing`,
         // MiniBrowser's window is never narrower than 447 px: the phone
         // width is checked in Chromium and Firefox.
         ignore: browser.engine === "webkit" && width < 447,
         fn: async () => {
-          const page = await open(browser, site, "/?manual", false);
+          // A phone is a touch screen: Chromium emulates one (CDP); Firefox
+          // gets the width only (no touch emulation over BiDi).
+          const touch = width < 447 && browser.engine === "chromium";
+          const page = await browser.newPage();
           try {
-            await page.setViewport(width, height);
+            if (touch) {
+              await page.puppeteer!.setViewport({
+                width,
+                height,
+                hasTouch: true,
+                isMobile: true,
+              });
+            } else await page.setViewport(width, height);
+            await page.goto(site.url + "/rich?manual");
             await page.evaluate(async () => {
               const w = globalThis as unknown as PageGlobals;
               w.cmsHandle = w.cms.mountCms();
@@ -334,11 +358,59 @@ clientSiteTest(
             await page.waitFor(() =>
               document.documentElement.style.paddingBottom !== ""
             );
+            assert.equal(
+              await page.evaluate(() => matchMedia("(pointer:coarse)").matches),
+              touch,
+            );
+            // The rich toolbar: every control on screen (it wraps), and a
+            // touch target of 44×44 px on a touch screen.
+            await page.click("div[data-cms-field] p");
+            await page.waitFor(() =>
+              document.activeElement?.matches("div[data-cms-field]")
+            );
+            const tools = await page.evaluate(() => {
+              const root = document.querySelector("cms-rich-toolbar")!
+                .shadowRoot!;
+              return [...root.querySelectorAll("[role=toolbar] button")].map(
+                (b) => {
+                  const r = b.getBoundingClientRect();
+                  return {
+                    name: b.getAttribute("aria-label"),
+                    left: r.left,
+                    right: r.right,
+                    top: r.top,
+                    bottom: r.bottom,
+                    w: r.width,
+                    h: r.height,
+                  };
+                },
+              );
+            });
+            assert.ok(tools.length >= 8, JSON.stringify(tools));
+            const vw = await page.evaluate(() =>
+              document.documentElement.clientWidth
+            );
+            for (const b of tools) {
+              assert.ok(
+                b.left >= 0 && b.right <= vw + 0.5 && b.top >= 0 &&
+                  b.bottom <= height,
+                `${b.name} off screen: ${JSON.stringify(b)}`,
+              );
+              if (touch) {
+                assert.ok(b.w >= 44 && b.h >= 44, JSON.stringify(b));
+              }
+            }
             const m = await page.evaluate(() => {
               const root = document.querySelector("cms-edit-bar")!.shadowRoot!;
               const box = (el: Element) => {
                 const r = el.getBoundingClientRect();
-                return { left: r.left, right: r.right, top: r.top, w: r.width };
+                return {
+                  left: r.left,
+                  right: r.right,
+                  top: r.top,
+                  w: r.width,
+                  h: r.height,
+                };
               };
               scrollTo(0, document.documentElement.scrollHeight);
               const foot = document.getElementById("foot")!;
@@ -362,6 +434,12 @@ clientSiteTest(
             assert.ok(inside(m.status), JSON.stringify(m.status));
             assert.equal(m.buttons.length, 4);
             assert.ok(m.buttons.every(inside), JSON.stringify(m.buttons));
+            if (touch) {
+              assert.ok(
+                m.buttons.every((b) => b.w >= 44 && b.h >= 44),
+                JSON.stringify(m.buttons),
+              );
+            }
             assert.ok(
               m.footBottom <= m.bar.top,
               `footer ends at ${m.footBottom}, bar starts at ${m.bar.top}`,
