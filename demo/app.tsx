@@ -5,7 +5,7 @@
  * @module
  */
 import { readBody } from "../server/body.ts";
-import { text } from "../server/http.ts";
+import { HttpError, text } from "../server/http.ts";
 import { createMediaHandler } from "../server/media.ts";
 import { isCrossSite } from "../server/origin.ts";
 import { createSaveHandler } from "../server/save.ts";
@@ -319,9 +319,15 @@ async function readForm(req: Request): Promise<URLSearchParams | Response> {
   if (!type.startsWith("application/x-www-form-urlencoded")) {
     return text(415, "Expected a form body");
   }
-  const body = await readBody(req, 16 * 1024);
-  if (body instanceof Response) return body;
-  return new URLSearchParams(new TextDecoder().decode(body));
+  try {
+    const body = await readBody(req, 16 * 1024);
+    return new URLSearchParams(new TextDecoder().decode(body));
+  } catch (err) {
+    if (err instanceof HttpError) {
+      return text(err.status, err.message, err.headers);
+    }
+    throw err;
+  }
 }
 
 function page(

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { afterRequest, annotateRequest, text } from "./http.ts";
+import { afterRequest, annotateRequest, HttpError } from "./http.ts";
 import { isDraining } from "./serve.ts";
 
 /** First buffer of a body without a length; past it, one buffer of the limit. */
@@ -86,7 +86,7 @@ function reserve(n: number): boolean {
 
 /**
  * Reads the whole body of `req`, up to `maxBytes`. Resolves to the bytes, or
- * to a ready error response:
+ * throws an {@linkcode HttpError} that the endpoint pipeline answers:
  * - 413 when the body is larger than `maxBytes`;
  * - 408 when it stalls longer than `idleMs` or misses its total deadline;
  * - 503 with `Retry-After` when the memory budget for bodies in flight has
@@ -103,8 +103,7 @@ function reserve(n: number): boolean {
  * ```ts
  * import { readBody } from "./body.ts";
  * const req = new Request("http://x/", { method: "POST", body: "hello" });
- * const body = await readBody(req, 1024);
- * if (body instanceof Response) throw new Error(await body.text());
+ * const body = await readBody(req, 1024); // throws HttpError (413, 408, …)
  * body.byteLength; // 5
  * ```
  */
@@ -112,11 +111,11 @@ export async function readBody(
   req: Request,
   maxBytes: number,
   timeouts: BodyTimeouts = {},
-): Promise<Uint8Array | Response> {
+): Promise<Uint8Array> {
   const declared = contentLength(req);
   if (declared !== undefined && declared > maxBytes) {
     await req.body?.cancel().catch(() => {});
-    return tooLarge(maxBytes);
+    throw tooLarge(maxBytes);
   }
   if (req.body === null) return new Uint8Array(0);
   const idleMs = timeouts.idleMs ?? 10_000;
@@ -125,7 +124,7 @@ export async function readBody(
   const first = declared ?? Math.min(maxBytes, FIRST_BUFFER);
   if (!reserve(first)) {
     await req.body.cancel().catch(() => {});
-    return busy();
+    throw busy();
   }
   const reader = req.body.getReader();
   let buf = new Uint8Array(first);
@@ -148,19 +147,19 @@ export async function readBody(
           ? `Body not complete within ${Math.round(deadlineMs / 1000)} s`
           : `Body stalled for ${Math.round(idleMs / 1000)} s`;
         await reader.cancel().catch(() => {});
-        return text(408, reason);
+        throw new HttpError(408, reason);
       }
       const { done, value } = result;
       if (done) break;
       const end = n + value.byteLength;
       if (end > maxBytes) {
         await reader.cancel().catch(() => {});
-        return tooLarge(maxBytes);
+        throw tooLarge(maxBytes);
       }
       if (end > buf.byteLength) {
         if (!reserve(maxBytes - buf.byteLength)) {
           await reader.cancel().catch(() => {});
-          return busy();
+          throw busy();
         }
         const grown = new Uint8Array(maxBytes);
         grown.set(buf.subarray(0, n));
@@ -169,17 +168,18 @@ export async function readBody(
       buf.set(value, n);
       n = end;
     }
-  } catch {
+  } catch (err) {
+    if (err instanceof HttpError) throw err; // ours: 408, 413, 503
     // While draining, the server cuts bodies still streaming (Deno's
     // server.shutdown() does): not the editor's fault, so retryable. Else
     // the client broke the body off (shorter than it said): a 400.
     if (isDraining()) {
       annotateRequest({ reason: "body_interrupted" });
-      return text(503, "Request body interrupted; send it again", {
+      throw new HttpError(503, "Request body interrupted; send it again", {
         "Retry-After": "1",
       });
     }
-    return text(400, "Could not read request body");
+    throw new HttpError(400, "Could not read request body");
   } finally {
     clearTimeout(timer);
     reader.releaseLock();
@@ -197,13 +197,15 @@ function contentLength(req: Request): number | undefined {
   return Number(raw);
 }
 
-function tooLarge(maxBytes: number): Response {
-  return text(413, `Body too large (limit ${maxBytes} bytes)`);
+function tooLarge(maxBytes: number): HttpError {
+  return new HttpError(413, `Body too large (limit ${maxBytes} bytes)`);
 }
 
-function busy(): Response {
+function busy(): HttpError {
   annotateRequest({ reason: "memory_budget" });
-  return text(503, "Server busy with other uploads; try again shortly", {
-    "Retry-After": "2",
-  });
+  return new HttpError(
+    503,
+    "Server busy with other uploads; try again shortly",
+    { "Retry-After": "2" },
+  );
 }

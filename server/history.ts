@@ -189,7 +189,6 @@ export function createHistoryHandler(
     call: EndpointCall | undefined,
   ): Promise<Response> {
     const bytes = await readBody(req, MAX_BODY_BYTES);
-    if (bytes instanceof Response) return bytes;
     let data: unknown;
     try {
       data = JSON.parse(

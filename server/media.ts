@@ -101,7 +101,6 @@ export function createMediaHandler(
       throw new HttpError(Status.Forbidden, "Not authorized");
     }
     const bytes = await readBody(req, maxBytes);
-    if (bytes instanceof Response) return bytes;
 
     // 1. Sniff: a cheap first gate on the magic numbers and header size.
     const info = sniffImage(bytes);

@@ -205,7 +205,6 @@ export function createPreviewHandler(
     const editor = await options.authorize(req, call?.context);
     if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
     const bytes = await readBody(req, 4096);
-    if (bytes instanceof Response) return bytes;
     let data: unknown;
     try {
       data = JSON.parse(

@@ -130,9 +130,6 @@ async function mayEdit(
 /** Reads a JSON object body (at most 256 KiB); throws 400/413 otherwise. */
 async function readObject(req: Request): Promise<Record<string, unknown>> {
   const bytes = await readBody(req, MAX_BODY_BYTES);
-  if (bytes instanceof Response) {
-    throw new HttpError(bytes.status, await bytes.text());
-  }
   if (bytes.byteLength === 0) return {};
   let data: unknown;
   try {

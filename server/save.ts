@@ -153,7 +153,6 @@ export function createSaveHandler(
     if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
     ctx.annotate?.({ editor: String(editor.id ?? editor.name) });
     const body = await readBody(req, maxBodyBytes);
-    if (body instanceof Response) return body;
     const input = parseSave(body);
     const address = checkAddress(input.collection, input.key, input.field);
     if (typeof address === "string") {

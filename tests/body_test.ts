@@ -33,7 +33,6 @@ function reader(
 ) {
   return endpoint("test", async (req) => {
     const body = await readBody(req, maxBytes, timeouts);
-    if (body instanceof Response) return body;
     await hold;
     return new Response(String(body.byteLength));
   });
