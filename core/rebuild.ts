@@ -194,8 +194,10 @@ function copyAttributes(from: Element, to: Element, walk: Walk): void {
       is ||= name === "is";
     }
   }
-  // DOMPurify leaves an empty `is` where it removed one (it means nothing):
-  // written too, so both sides give the same string.
+  // Where DOMPurify removes an `is`, it writes an empty one (else the
+  // serializer would write the element's original `is` value back). The
+  // rebuilt element has no such value; the empty one is written too, so
+  // both sides give the same string.
   if (is) to.setAttribute("is", "");
   if (to.localName === "a") {
     if (to.hasAttribute("href")) to.setAttribute("rel", LINK_REL);
