@@ -132,7 +132,8 @@ export function CmsField<C extends Allowlist>(
   }
   const Tag = (as ?? (kind === "image" ? "img" : "div")) as "div";
   if (kind === "image") {
-    attrs.src = text;
+    // No value, no `src`: `src=""` shows a broken image and may refetch the page.
+    if (text) attrs.src = text;
     return <Tag {...attrs} />;
   }
   if (kind === "rich") {
