@@ -42,9 +42,9 @@ import {
   LINK_REL,
   outsideBody,
   protectPreNewline,
-  SANITIZER_POLICY,
   type SanitizeResult,
   type SanitizerOptions,
+  URI_GATE,
 } from "./sanitizer.ts";
 
 /** Parses HTML into an inert document, e.g. with `DOMParser`. */
@@ -185,7 +185,7 @@ function copyAttributes(from: Element, to: Element, walk: Walk): void {
     if (
       isAllowedAttribute(from, name, value, walk.mediaBase) &&
       (name === "alt" || value === "" ||
-        SANITIZER_POLICY.ALLOWED_URI_REGEXP.test(
+        URI_GATE.test(
           value.replace(ATTR_WHITESPACE, ""),
         ))
     ) to.setAttribute(name, value);

@@ -343,6 +343,21 @@ const SIZES_FUNCTIONS = /[a-z-]+\(/gi;
 const ALLOWED_SIZES_FUNCTIONS = new Set(["calc(", "min(", "max(", "clamp("]);
 
 /**
+ * DOMPurify's first gate for every attribute value but `alt` (after
+ * removing whitespace): http, https, mailto, tel, or no scheme at all.
+ * The per-tag rules ({@linkcode isAllowedAttribute}) refine it.
+ *
+ * @example
+ * ```ts
+ * import { URI_GATE } from "./sanitizer.ts";
+ * URI_GATE.test("javascript:alert(1)"); // false
+ * URI_GATE.test("_blank"); // true
+ * ```
+ */
+export const URI_GATE: RegExp =
+  /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z\d+.-]*(?:[^a-z\d+.:-]|$))/i;
+
+/**
  * The DOMPurify configuration of the policy. Frozen; pass it as is.
  * `ALLOWED_URI_REGEXP` is a first gate only: the hooks installed by
  * {@linkcode createSanitizer} apply the exact per-tag rules.
@@ -356,9 +371,7 @@ export const SANITIZER_POLICY: SanitizerPolicy = Object.freeze({
     .slice().sort() as string[],
   FORBID_CONTENTS: DROPPED_WITH_CONTENT as string[],
   ALLOWED_NAMESPACES: Object.freeze([HTML_NS]) as string[],
-  // http, https, mailto, tel, or no scheme at all (the hooks refine this).
-  ALLOWED_URI_REGEXP:
-    /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z\d+.-]*(?:[^a-z\d+.:-]|$))/i,
+  ALLOWED_URI_REGEXP: URI_GATE,
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
   ALLOW_UNKNOWN_PROTOCOLS: false,
@@ -467,7 +480,7 @@ function isAllowedSizes(value: string): boolean {
  * `value` on the HTML element `el`: the per-tag list, exact values, link
  * and srcset URLs, `sizes` only beside an admitted `srcset` (read from
  * `el`), spans from 1 to 1000. DOMPurify's URL gate
- * (`SANITIZER_POLICY.ALLOWED_URI_REGEXP`) applies on top.
+ * ({@linkcode URI_GATE}) applies on top.
  *
  * @example
  * ```ts ignore
