@@ -30,7 +30,7 @@ import type {
   PublishMode,
 } from "../server/types.ts";
 import type { Handler } from "../server/http.ts";
-import { ALLOWLIST, loadHome } from "./content.ts";
+import { ALLOWLIST, HERO_PLACEHOLDER, loadHome } from "./content.ts";
 import {
   contentSecurityPolicy,
   hostAllowed,
@@ -89,6 +89,12 @@ export interface DemoAppOptions {
 const CLIENT_PREFIX = "/cms/";
 const CLIENT_ENTRY = CLIENT_PREFIX + "mod.js";
 const DRAWER_PATH = "/demo/drawer.js";
+const HERO_PLACEHOLDER_SVG =
+  `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="400" viewBox="0 0 1200 400">` +
+  `<rect width="1200" height="400" fill="#eef1fa"/>` +
+  `<path d="M540 230l50-60 40 45 30-30 60 75H520z" fill="#b8c0da"/>` +
+  `<circle cx="640" cy="160" r="16" fill="#b8c0da"/>` +
+  `<text x="600" y="300" font-family="system-ui,sans-serif" font-size="28" fill="#556" text-anchor="middle">Click or drop an image here</text></svg>`;
 const DRAWER_SOURCE = new URL("./drawer.js", import.meta.url);
 
 /** Creates the demo's `(req) => Response` handler. */
@@ -303,6 +309,16 @@ export async function createDemoApp(
       if (path === "/") return await home(req, url);
       if (path === DRAWER_PATH) {
         return new Response(drawer, { headers: scriptHeaders() });
+      }
+      if (path === HERO_PLACEHOLDER) {
+        return new Response(HERO_PLACEHOLDER_SVG, {
+          headers: {
+            "Content-Type": "image/svg+xml",
+            "X-Content-Type-Options": "nosniff",
+            "Content-Security-Policy": "default-src 'none'",
+            "Cache-Control": "public, max-age=3600",
+          },
+        });
       }
       if (path.startsWith(CLIENT_PREFIX)) return await client(path);
       return notFound();

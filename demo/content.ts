@@ -102,3 +102,6 @@ export async function loadHome(
     features: Array.isArray(r.features) ? r.features : HOME_DEFAULTS.features,
   };
 }
+
+/** What an editor sees where the hero image field is still empty. */
+export const HERO_PLACEHOLDER = "/demo/hero-empty.svg";

@@ -9,7 +9,7 @@ import { renderToString } from "preact-render-to-string";
 import { CmsField, CmsScript, scriptJson } from "../fresh/components.tsx";
 import { contentVersion } from "../server/version.ts";
 import type { Editor } from "../server/types.ts";
-import { ALLOWLIST, type HomePage } from "./content.ts";
+import { ALLOWLIST, HERO_PLACEHOLDER, type HomePage } from "./content.ts";
 import { EDIT_STYLES, STYLES } from "./styles.ts";
 
 /** Renders a full HTML document. */
@@ -123,8 +123,9 @@ export function HomePageView(props: HomeProps): VNode {
                 content={ALLOWLIST}
                 field="pages:home:hero"
                 value={page.hero}
-                class={page.hero ? "hero" : "hero hero-empty"}
+                class="hero"
                 alt={page.hero ? "" : "Add a hero image"}
+                {...page.hero ? {} : { src: HERO_PLACEHOLDER }}
                 editing={editing}
               />
             )

@@ -85,8 +85,6 @@ export const EDIT_STYLES = `
 [data-cms-field]:hover, [data-cms-field]:focus-within {
   outline: 2px solid var(--accent); }
 .features li[data-cms-field] { outline-offset: 2px; border-radius: 12px; }
-.hero-empty { display: grid; place-items: center; aspect-ratio: 3 / 1;
-  background: #eef1fa; color: #556; font: inherit; }
 .page { padding-bottom: 7rem; }
 
 .drawer-backdrop { position: fixed; inset: 0; background: rgba(16,24,40,.25);
