@@ -13,7 +13,13 @@ import {
 import { Status } from "../core/wire.ts";
 import { resolveField } from "./allowlist.ts";
 import { readBody } from "./body.ts";
-import { endpoint, type Handler, HttpError, json } from "./http.ts";
+import {
+  annotateRequest,
+  endpoint,
+  type Handler,
+  HttpError,
+  json,
+} from "./http.ts";
 import { checkOrigin } from "./origin.ts";
 import { createSaveHandler, type SaveHandlerOptions } from "./save.ts";
 import type { Editor, EndpointCall, HistoryStore, Revision } from "./types.ts";
@@ -242,6 +248,7 @@ export function createHistoryHandler(
     });
     const editor = await authorize(req, call?.context);
     if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
+    annotateRequest({ editor: String(editor.id ?? editor.name) });
     if (method === "POST") return await restore(req, call);
     return await list(req, editor, call);
   });

@@ -6,7 +6,13 @@
  */
 import { type MediaAnswer, Status } from "../core/wire.ts";
 import { readBody } from "./body.ts";
-import { endpoint, type Handler, HttpError, json } from "./http.ts";
+import {
+  annotateRequest,
+  endpoint,
+  type Handler,
+  HttpError,
+  json,
+} from "./http.ts";
 import { checkOrigin, type OriginOptions } from "./origin.ts";
 import { type ImageOptions, ImagePipeline } from "./image/pipeline.ts";
 import { storeImage } from "./image/store.ts";
@@ -97,9 +103,9 @@ export function createMediaHandler(
       ...options,
       publicOrigin: call?.publicOrigin ?? options.publicOrigin,
     });
-    if (!await authorize(req, call?.context)) {
-      throw new HttpError(Status.Forbidden, "Not authorized");
-    }
+    const editor = await authorize(req, call?.context);
+    if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
+    annotateRequest({ editor: String(editor.id ?? editor.name) });
     const bytes = await readBody(req, maxBytes);
 
     // 1. Sniff: a cheap first gate on the magic numbers and header size.

@@ -15,7 +15,13 @@ import {
 import { Status } from "../core/wire.ts";
 import { resolveField } from "./allowlist.ts";
 import { readBody } from "./body.ts";
-import { endpoint, type Handler, HttpError, json } from "./http.ts";
+import {
+  annotateRequest,
+  endpoint,
+  type Handler,
+  HttpError,
+  json,
+} from "./http.ts";
 import { checkOrigin } from "./origin.ts";
 import { draftStore, type SaveHandlerOptions } from "./save.ts";
 import type {
@@ -92,6 +98,7 @@ function draftEndpoint(
     });
     const editor = await options.authorize(req, call?.context);
     if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
+    annotateRequest({ editor: String(editor.id ?? editor.name) });
     return await handle(req, editor, call);
   });
 }

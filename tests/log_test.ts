@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { createSaveHandler } from "../server/save.ts";
+import { createMediaHandler } from "../server/media.ts";
+import { MemoryMediaStorage } from "../server/media/memory.ts";
 import { requestIdOf } from "../server/http.ts";
 import { jsonLines, type LogLine, setLogger } from "../server/log.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
@@ -217,5 +219,32 @@ Deno.test("logs: the demo's output holds no field value and no password, whateve
     console.warn = warn;
     setLogger(restore);
     await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("logs: the media endpoint's line names the editor, never the bytes", async () => {
+  const lines: LogLine[] = [];
+  const restore = setLogger((l) => lines.push(l));
+  try {
+    const media = createMediaHandler({
+      authorize: () => ({ name: "Ada", id: "ed-9" }),
+      storage: new MemoryMediaStorage(),
+    });
+    const res = await media(
+      new Request("http://localhost/api/cms/media", {
+        method: "POST",
+        headers: { "Sec-Fetch-Site": "same-origin" },
+        body: "not an image at all",
+      }),
+    );
+    assert.equal(res.status, 415);
+    await res.body?.cancel();
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0].route, "media");
+    assert.equal(lines[0].editor, "ed-9");
+    assert.equal(lines[0].status, 415);
+    assert.doesNotMatch(JSON.stringify(lines[0]), /not an image at all/);
+  } finally {
+    setLogger(restore);
   }
 });
