@@ -313,7 +313,7 @@ export function mount(
     }
   }
   function imageTarget(el: HTMLImageElement): ImageFieldTarget {
-    const f = where.get(el)!;
+    const f = fieldOf(el);
     return {
       el,
       media: cfg.media,
@@ -333,30 +333,37 @@ export function mount(
 
   // Regions: one set of delegated listeners for all plain regions.
   const rich: [PageField, number][] = [];
-  const where = new Map<Element, PageField>();
+  const plain: HTMLElement[] = [];
   let focused: PageField | undefined;
+  /** The field of a region (looked up at events, not stored at mount). */
+  const fieldOf = (el: Element) =>
+    byId.get(el.getAttribute("data-cms-field") ?? "")!;
   /** The region an event target belongs to (targets may be inner elements). */
   const regionOf = (target: EventTarget | null) => {
     const el = (target as Element | null)?.closest?.("[data-cms-field]");
-    return el && where.has(el) ? el as HTMLElement : undefined;
+    const f = el && byId.get(el.getAttribute("data-cms-field") ?? "");
+    return f && f.els.includes(el as HTMLElement)
+      ? el as HTMLElement
+      : undefined;
   };
   for (const f of list) {
-    f.els.forEach((el, i) => {
-      where.set(el, f);
+    const { els } = f;
+    for (let i = 0; i < els.length; i++) {
       if (f.rich) rich.push([f, i]);
-      else if (f.image) cleanups.push(makeImage(el as HTMLImageElement));
-      else cleanups.push(makePlain(kit, el));
-    });
+      else if (f.image) cleanups.push(makeImage(els[i] as HTMLImageElement));
+      else plain.push(els[i]);
+    }
   }
+  cleanups.push(makePlain(plain));
   cleanups.push(
     ...plainEvents(
       kit,
       (target) => {
         const el = regionOf(target);
-        const f = el && where.get(el);
+        const f = el && fieldOf(el);
         return f && !f.rich && !f.image ? el : undefined;
       },
-      (el) => model.edit(where.get(el)!.id, el.textContent ?? ""),
+      (el) => model.edit(fieldOf(el).id, el.textContent ?? ""),
     ),
     listen<KeyboardEvent>(document, "keydown", (k) => {
       const el = regionOf(k.target);
@@ -364,9 +371,9 @@ export function mount(
         k.preventDefault();
         void model.save();
       } else if (k.key === "Escape" && el && !k.isComposing) {
-        model.revert(where.get(el)!.id);
+        model.revert(fieldOf(el).id);
       } else if (
-        (k.key === "Enter" || k.key === " ") && el && where.get(el)!.image
+        (k.key === "Enter" || k.key === " ") && el && fieldOf(el).image
       ) {
         k.preventDefault();
         void imagePanel(el as HTMLImageElement);
@@ -374,7 +381,7 @@ export function mount(
     }, true),
     listen<MouseEvent>(document, "click", (e) => {
       const el = regionOf(e.target);
-      if (el && where.get(el)!.image) {
+      if (el && fieldOf(el).image) {
         e.preventDefault();
         void imagePanel(el as HTMLImageElement);
       }
@@ -382,7 +389,7 @@ export function mount(
     listen<DragEvent>(document, "dragover", (e) => {
       const el = regionOf(e.target);
       if (
-        el && where.get(el)!.image && e.dataTransfer?.types.includes("Files")
+        el && fieldOf(el).image && e.dataTransfer?.types.includes("Files")
       ) {
         e.preventDefault();
         e.dataTransfer.dropEffect = "copy";
@@ -391,7 +398,7 @@ export function mount(
     listen<DragEvent>(document, "drop", (e) => {
       const el = regionOf(e.target);
       const file = e.dataTransfer?.files[0];
-      if (!el || !where.get(el)!.image || !file) return;
+      if (!el || !fieldOf(el).image || !file) return;
       e.preventDefault();
       void imageChunk().then((m) =>
         m.replaceImage(imageTarget(el as HTMLImageElement), file)
@@ -404,7 +411,7 @@ export function mount(
     listen(window, "offline", render),
     listen(document, "focusin", (e) => {
       const el = regionOf(e.target);
-      if (el) focused = where.get(el);
+      if (el) focused = fieldOf(el);
     }),
   );
 

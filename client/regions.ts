@@ -12,16 +12,31 @@ export function oneLine(text: string): string {
 }
 
 /**
- * Makes `el` editable as plain text: `contenteditable="plaintext-only"`
- * where the engine supports it (others throw on the unknown value), else
- * `true`. Returns the function restoring its previous attribute.
+ * Makes every element of `els` editable as plain text:
+ * `contenteditable="plaintext-only"` where the engine supports it (others
+ * throw on the unknown value), else `true`. Returns the one function that
+ * restores each element's previous attribute.
  */
-export function makePlain({ editable }: Kit, el: HTMLElement): () => void {
-  try {
-    return editable(el, "plaintext-only");
-  } catch {
-    return editable(el, "true");
+export function makePlain(els: HTMLElement[]): () => void {
+  // Only the attributes that were there are remembered (usually none).
+  const before = new Map<HTMLElement, string>();
+  let value = "plaintext-only";
+  for (const el of els) {
+    const was = el.getAttribute("contenteditable");
+    if (was !== null) before.set(el, was);
+    try {
+      el.contentEditable = value;
+    } catch {
+      el.contentEditable = value = "true";
+    }
   }
+  return () => {
+    for (const el of els) {
+      const was = before.get(el);
+      if (was === undefined) el.removeAttribute("contenteditable");
+      else el.setAttribute("contenteditable", was);
+    }
+  };
 }
 
 /**

@@ -39,11 +39,9 @@ export const MAX_KEY_LENGTH = 128;
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 const KEY = /^[\p{L}\p{N}\p{M}_.~-]{1,128}$/u;
 const INDEX = /^(?:0|[1-9][0-9]{0,8})$/;
-const RESERVED: ReadonlySet<string> = new Set([
-  "__proto__",
-  "constructor",
-  "prototype",
-]);
+/** `__proto__`, `constructor`, `prototype` (compared: a set would hash). */
+const reserved = (text: string) =>
+  text === "__proto__" || text === "constructor" || text === "prototype";
 
 /**
  * Checks the three parts of an address as a save request sends them
@@ -102,10 +100,13 @@ function checkField(
 export function addressReader(): (text: string) => FieldAddress | string {
   // `collection:key` → its parts, or the reason it fails.
   const heads = new Map<string, [string, string] | string>();
+  // The last head: a page's markers come record by record, and comparing
+  // two strings is cheaper than hashing one.
+  let last: string | undefined, lastParts: [string, string] | string = "";
   return (text) => {
     const at = text.lastIndexOf(":");
     const head = text.slice(0, at);
-    let parts = heads.get(head);
+    let parts = head === last ? lastParts : heads.get(head);
     if (parts === undefined) {
       const [collection, key, more] = head.split(":");
       parts = at < 0 || key === undefined || more !== undefined
@@ -116,6 +117,10 @@ export function addressReader(): (text: string) => FieldAddress | string {
         ? "Invalid key"
         : [collection, key];
       if (at >= 0) heads.set(head, parts);
+    }
+    if (at >= 0) {
+      last = head;
+      lastParts = parts;
     }
     return typeof parts === "string"
       ? parts
@@ -177,10 +182,10 @@ export function fieldPath(address: FieldAddress): string {
 }
 
 function isName(text: string): boolean {
-  return NAME.test(text) && !RESERVED.has(text);
+  return NAME.test(text) && !reserved(text);
 }
 
 function isKey(text: string): boolean {
   return KEY.test(text) && text !== "." && text !== ".." &&
-    !RESERVED.has(text) && text.normalize("NFC") === text;
+    !reserved(text) && text.normalize("NFC") === text;
 }
