@@ -79,6 +79,27 @@ const RAW_TEXT = new Set([
   "title",
   "xmp",
 ]);
+/** Start tags for which the parser may insert a missing table part. */
+const TABLE_PARTS = new Set(["col", "tr", "td", "th"]);
+/** Start tags that clear the stack back to a table context. */
+const TABLE_STARTS = new Set([
+  "caption",
+  "col",
+  "colgroup",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+]);
+/** Table elements whose content is table structure. */
+const TABLE_CONTEXT = new Set(["table", "tbody", "tfoot", "thead", "tr"]);
+/** Elements inside which table start tags are content again (or stop). */
+const CELL_CONTEXT = new Set(["caption", "html", "td", "template", "th"]);
+/** Table sections, the parents of rows. */
+const SECTIONS = new Set(["tbody", "thead", "tfoot"]);
 /** Formatting elements the parser may reopen after an implied end. */
 const FORMATTING = new Set([
   "a",
@@ -138,21 +159,6 @@ const CLOSES_P = new Set([
   "ul",
   "xmp",
 ]);
-/** Elements that may stand between an implied end and its element. */
-const PASSABLE = new Set([
-  ...FORMATTING,
-  "abbr",
-  "address",
-  "cite",
-  "div",
-  "label",
-  "mark",
-  "p",
-  "q",
-  "span",
-  "sub",
-  "sup",
-]);
 /** HTML start tags that end foreign (SVG, MathML) content. */
 const BREAKOUT = new Set([
   "b",
@@ -200,23 +206,201 @@ const BREAKOUT = new Set([
   "ul",
   "var",
 ]);
-/** Foreign elements whose content is parsed as HTML again. */
-const INTEGRATION = new Set([
-  "annotation-xml",
-  "desc",
-  "foreignobject",
-  "mi",
-  "mn",
-  "mo",
-  "ms",
-  "mtext",
+/** SVG elements whose content is parsed as HTML again. */
+const SVG_INTEGRATION = new Set(["desc", "foreignobject", "title"]);
+/** MathML elements whose content (but `<mglyph>`, `<malignmark>`) is HTML. */
+const MATH_TEXT = new Set(["mi", "mn", "mo", "ms", "mtext"]);
+/** The parser's "special" HTML elements: unknown end tags stop at them. */
+const SPECIAL = new Set([
+  "address",
+  "applet",
+  "area",
+  "article",
+  "aside",
+  "base",
+  "basefont",
+  "bgsound",
+  "blockquote",
+  "body",
+  "br",
+  "button",
+  "caption",
+  "center",
+  "col",
+  "colgroup",
+  "dd",
+  "details",
+  "dir",
+  "div",
+  "dl",
+  "dt",
+  "embed",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "frame",
+  "frameset",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "head",
+  "header",
+  "hgroup",
+  "hr",
+  "html",
+  "iframe",
+  "img",
+  "input",
+  "keygen",
+  "li",
+  "link",
+  "listing",
+  "main",
+  "marquee",
+  "menu",
+  "meta",
+  "nav",
+  "noembed",
+  "noframes",
+  "noscript",
+  "object",
+  "ol",
+  "p",
+  "param",
+  "plaintext",
+  "pre",
+  "script",
+  "search",
+  "section",
+  "select",
+  "source",
+  "style",
+  "summary",
+  "table",
+  "tbody",
+  "td",
+  "template",
+  "textarea",
+  "tfoot",
+  "th",
+  "thead",
   "title",
+  "tr",
+  "track",
+  "ul",
+  "wbr",
+  "xmp",
 ]);
+/** The parser's default scope: end tags do not look past these. */
+const SCOPE = new Set([
+  "applet",
+  "caption",
+  "html",
+  "marquee",
+  "object",
+  "table",
+  "td",
+  "template",
+  "th",
+]);
+const LIST_SCOPE = new Set([...SCOPE, "ol", "ul"]);
+const BUTTON_SCOPE = new Set([...SCOPE, "button"]);
+const TABLE_SCOPE = new Set(["html", "table", "template"]);
+/** End tags looked up in table scope (past cells and rows). */
+const TABLE_ENDS = new Set([
+  "caption",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+]);
+/** End tags the parser closes in default scope (or ignores). */
+const BLOCK_ENDS = new Set([
+  "address",
+  "applet",
+  "article",
+  "aside",
+  "blockquote",
+  "button",
+  "center",
+  "dd",
+  "details",
+  "dialog",
+  "dir",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "header",
+  "hgroup",
+  "listing",
+  "main",
+  "marquee",
+  "menu",
+  "nav",
+  "object",
+  "ol",
+  "pre",
+  "search",
+  "section",
+  "select",
+  "summary",
+  "template",
+  "ul",
+]);
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+/** Elements that start a new list of formatting elements to reopen. */
+const MARKERS = new Set([
+  "applet",
+  "caption",
+  "marquee",
+  "object",
+  "td",
+  "template",
+  "th",
+]);
+/** Start tags the parser acts on inside a `<select>` (others: ignored). */
+const IN_SELECT = new Set([
+  "hr",
+  "html",
+  "input",
+  "keygen",
+  "optgroup",
+  "option",
+  "script",
+  "select",
+  "template",
+  "textarea",
+]);
+/** Start tags that end an open `<select>` before they are handled. */
+const ENDS_SELECT = new Set(["input", "keygen", "select", "textarea"]);
 
 interface Open {
   name: string;
-  foreign: boolean;
+  /** Its namespace: "html", "svg" or "math". */
+  ns: string;
+  /** Whether its content is parsed as HTML (also true for HTML elements). */
+  html: boolean;
+  /** Attributes on its start tag (a reopened clone carries them too). */
+  attributes: number;
 }
+
+/** Foreign elements that bound the parser's scopes. */
+const isForeignSpecial = (open: Open) =>
+  open.ns === "svg"
+    ? SVG_INTEGRATION.has(open.name)
+    : MATH_TEXT.has(open.name) || open.name === "annotation-xml";
 
 const isSpace = (c: number) =>
   c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
@@ -234,101 +418,402 @@ const isAlpha = (c: number) =>
  * ```
  */
 export function scanLimits(html: string, limits: HtmlLimits): void {
+  // A <frameset> may replace the body (then nothing after it is raw text)
+  // or be ignored: when one occurs, both readings are counted.
+  if (!scan(html, limits, false)) scan(html, limits, true);
+}
+
+/**
+ * One reading of `html`; returns whether no `<frameset>` start tag could
+ * change it. With `framesetMode`, tags after a `<frameset>` read no raw
+ * text (but `<noframes>`).
+ */
+function scan(
+  html: string,
+  limits: HtmlLimits,
+  framesetMode: boolean,
+): boolean {
   const n = html.length;
+  let sawFrameset = false;
+  let formOpen = false; // the parser's form element pointer
+  // The first text may split in two: leading whitespace before the body
+  // stays outside it (charged once, on the first node).
+  let split = 1;
+  let inFrameset = false;
   const stack: Open[] = [];
   let nodes = 0;
   let attributes = 0;
-  // Formatting elements closed implicitly, which the parser may reopen.
-  let lingering = 0;
+  // Formatting elements closed implicitly, which the parser may reopen
+  // (at most `depth` of them), and the sum of their attribute counts.
+  const reopened: Open[] = [];
+  let reopenedAttributes = 0;
+  // Attributes of <html> and <body> tags, which the parser merges onto one
+  // element each.
+  let htmlAttributes = 0;
+  let bodyAttributes = 0;
 
+  const countAttributes = (added: number) => {
+    attributes += added;
+    if (attributes > limits.attributes) {
+      throw new HttpError(
+        413,
+        `rich HTML too complex: over ${limits.attributes} attributes`,
+      );
+    }
+  };
+  const perElement = (count: number) => {
+    if (count > limits.attributesPerElement) {
+      throw new HttpError(
+        400,
+        `rich HTML too complex: over ${limits.attributesPerElement} attributes on one element`,
+      );
+    }
+  };
+  // A node, and a clone of every formatting element that may be reopened
+  // before it (charged with its attributes).
   const node = () => {
-    nodes += 1 + lingering;
+    nodes += 1 + reopened.length + split;
+    split = 0;
     if (nodes > limits.nodes) {
       throw new HttpError(
         413,
         `rich HTML too complex: over ${limits.nodes} nodes`,
       );
     }
+    if (reopenedAttributes > 0) countAttributes(reopenedAttributes);
   };
-  const checkDepth = () => {
+  // Checks the depth of the open elements plus `more` below them.
+  const checkDepth = (more = 0) => {
     // html and body sit above the value's elements.
-    if (stack.length + 2 + lingering > limits.depth) {
+    if (stack.length + more + 2 + reopened.length > limits.depth) {
       throw new HttpError(
         400,
         `rich HTML too complex: nested over ${limits.depth} deep`,
       );
     }
   };
-  const popTo = (index: number) => {
+  // Closes the elements above `index`; formatting ones may be reopened.
+  const popAbove = (index: number) => {
     for (let k = stack.length - 1; k > index; k--) {
-      if (!stack[k].foreign && FORMATTING.has(stack[k].name)) lingering++;
+      const open = stack[k];
+      if (open.ns === "html" && FORMATTING.has(open.name)) {
+        reopened.push(open);
+        reopenedAttributes += open.attributes;
+      }
     }
+    stack.length = index + 1;
+  };
+  // Closes the element at `index` and those above it.
+  const popTo = (index: number) => {
+    popAbove(index);
     stack.length = index;
   };
   const htmlMode = () => {
     const top = stack[stack.length - 1];
-    return top === undefined || !top.foreign || INTEGRATION.has(top.name);
+    return top === undefined || top.html;
   };
-  // Index of the last open `name` with only `passable` elements above it.
-  const findOpen = (names: Set<string>, passable: Set<string>) => {
+  // Index of the last open HTML element named in `names`, looking no
+  // further than an element of `scope` (or a foreign scope boundary).
+  const inScope = (names: Set<string>, scope: Set<string>) => {
     for (let k = stack.length - 1; k >= 0; k--) {
       const open = stack[k];
-      if (!open.foreign && names.has(open.name)) return k;
-      if (open.foreign || !passable.has(open.name)) return -1;
+      if (open.ns === "html" && names.has(open.name)) return k;
+      if (open.ns === "html" ? scope.has(open.name) : isForeignSpecial(open)) {
+        return -1;
+      }
     }
     return -1;
+  };
+  // Index of the last open HTML `names` for <li>, <dd>, <dt>: the search
+  // stops at special elements but address, div and p.
+  const listItem = (names: Set<string>) => {
+    for (let k = stack.length - 1; k >= 0; k--) {
+      const open = stack[k];
+      if (open.ns === "html" && names.has(open.name)) return k;
+      if (
+        open.ns === "html"
+          ? SPECIAL.has(open.name) && open.name !== "address" &&
+            open.name !== "div" && open.name !== "p"
+          : isForeignSpecial(open)
+      ) return -1;
+    }
+    return -1;
+  };
+  // Whether a <select> is open, not hidden by a <template> inside it.
+  const selectOpen = () => {
+    for (let k = stack.length - 1; k >= 0; k--) {
+      if (stack[k].ns !== "html") continue;
+      if (stack[k].name === "select") return true;
+      if (stack[k].name === "template") return false;
+    }
+    return false;
   };
   const P = new Set(["p"]);
   const LI = new Set(["li"]);
   const DTDD = new Set(["dt", "dd"]);
   const CELL = new Set(["td", "th"]);
   const ROW = new Set(["tr"]);
+  const BUTTON = new Set(["button"]);
+  const CAPTION = new Set(["caption"]);
+  const SELECT = new Set(["select"]);
+
+  // The parser inserts <tbody> and <tr> (and <colgroup> for <col>) that
+  // the markup leaves out: charged as nodes and depth.
+  const implyOpen = (name: string) => {
+    node();
+    stack.push({ name, ns: "html", html: true, attributes: 0 });
+    checkDepth();
+  };
+  // In a table (not in a cell), table start tags first close what was
+  // foster-parented (its formatting elements reopen later); <table> closes
+  // the open table.
+  const clearToTable = (name: string) => {
+    for (let k = stack.length - 1; k >= 0; k--) {
+      const open = stack[k];
+      if (open.ns !== "html" || CELL_CONTEXT.has(open.name)) return;
+      if (TABLE_CONTEXT.has(open.name)) {
+        if (name !== "table") return popAbove(k);
+        if (open.name === "table") return popTo(k);
+      }
+    }
+  };
+  const impliedTableParts = (name: string) => {
+    const top = stack[stack.length - 1];
+    if (top === undefined || top.ns !== "html") return;
+    if (name === "col") {
+      if (top.name === "table") implyOpen("colgroup");
+    } else if (name === "tr") {
+      if (top.name === "table") implyOpen("tbody");
+    } else if (top.name === "table") {
+      implyOpen("tbody");
+      implyOpen("tr");
+    } else if (SECTIONS.has(top.name)) implyOpen("tr");
+  };
 
   const startTag = (
     name: string,
     selfClosing: boolean,
     fontBreaks: boolean,
-  ) => {
+    attrs: number,
+    htmlEncoding = false,
+  ): boolean => {
     node();
-    if (!htmlMode()) {
-      if (BREAKOUT.has(name) || (name === "font" && fontBreaks)) {
+    const top = stack[stack.length - 1];
+    const foreignHere = top !== undefined && top.ns !== "html" &&
+      (!top.html ||
+        (top.ns === "math" && MATH_TEXT.has(top.name) &&
+          (name === "mglyph" || name === "malignmark")) ||
+        (top.name === "annotation-xml" && name === "svg"));
+    if (foreignHere) {
+      if (
+        !top.html && (BREAKOUT.has(name) || (name === "font" && fontBreaks))
+      ) {
         while (stack.length > 0 && !htmlMode()) stack.pop();
       } else {
-        if (!selfClosing) {
-          stack.push({ name, foreign: true });
+        const ns = name === "svg" ? "svg" : name === "math" ? "math" : top.ns;
+        const html = ns === "svg"
+          ? SVG_INTEGRATION.has(name)
+          : MATH_TEXT.has(name) || (name === "annotation-xml" && htmlEncoding);
+        if (selfClosing) checkDepth(1);
+        else {
+          stack.push({ name, ns, html, attributes: attrs });
           checkDepth();
         }
+        return false;
+      }
+    }
+    // Their attributes merge onto the one <html> and <body>.
+    if (name === "html" || name === "body") {
+      perElement(
+        name === "html" ? (htmlAttributes += attrs) : (bodyAttributes += attrs),
+      );
+      return true;
+    }
+    if (name === "frameset") {
+      sawFrameset = true;
+      inFrameset = framesetMode;
+    }
+    if (
+      top?.ns === "html" && /^(select|option|optgroup)$/.test(top.name) &&
+      selectOpen()
+    ) {
+      // Table tags end the select only when it is in a table.
+      const ends = ENDS_SELECT.has(name) ||
+        (TABLE_ENDS.has(name) &&
+          stack.some((o) => o.ns === "html" && o.name === "table"));
+      if (!IN_SELECT.has(name) && !ends) return false;
+      if (!ends && name !== "script" && name !== "template") {
+        // <option>, <optgroup> and <hr> end an open option (and optgroup).
+        if (stack[stack.length - 1].name === "option") stack.pop();
+        if (name !== "option" && stack[stack.length - 1].name === "optgroup") {
+          stack.pop();
+        }
+        if (name === "hr") checkDepth(1);
+        else {
+          stack.push({ name, ns: "html", html: true, attributes: attrs });
+          checkDepth();
+        }
+        return true;
+      }
+      if (ends) {
+        const k = inScope(SELECT, TABLE_SCOPE);
+        if (k >= 0) popTo(k);
+        if (name === "select") return false;
+      }
+    }
+    if (name === "a" || name === "nobr") {
+      // A second <a> or <nobr> ends the open one first (adoption).
+      for (let k = stack.length - 1; k >= 0; k--) {
+        if (stack[k].ns !== "html" || MARKERS.has(stack[k].name)) break;
+        if (stack[k].name === name) {
+          adopt(k);
+          break;
+        }
+      }
+    }
+    // Table parts outside a table (or straight in a template) are ignored
+    // by the parser.
+    if (
+      name !== "table" && TABLE_STARTS.has(name) &&
+      top?.name !== "template" &&
+      !stack.some((o) => o.ns === "html" && TABLE_CONTEXT.has(o.name))
+    ) return true;
+    // In a frameset only frames count; a second <form> is ignored.
+    if (inFrameset && !/^(frameset|frame|noframes)$/.test(name)) return false;
+    if (name === "form") {
+      const inTemplate = stack.some((o) =>
+        o.ns === "html" && o.name === "template"
+      );
+      if (formOpen && !inTemplate) return true;
+      formOpen ||= !inTemplate;
+    }
+    const implied = name === "li"
+      ? listItem(LI)
+      : name === "dt" || name === "dd"
+      ? listItem(DTDD)
+      : name === "td" || name === "th"
+      ? inScope(CELL, TABLE_SCOPE)
+      : name === "tr"
+      ? inScope(ROW, TABLE_SCOPE)
+      : name === "button"
+      ? inScope(BUTTON, SCOPE)
+      : -1;
+    if (implied >= 0) popTo(implied);
+    if (TABLE_STARTS.has(name) && name !== "table") {
+      // Table parts end an open caption first.
+      const caption = inScope(CAPTION, TABLE_SCOPE);
+      if (caption >= 0) popTo(caption);
+    }
+    if (CLOSES_P.has(name)) {
+      const p = inScope(P, BUTTON_SCOPE);
+      if (p >= 0) popTo(p);
+    }
+    const current = stack[stack.length - 1];
+    if (
+      current?.ns === "html" &&
+      ((HEADINGS.has(name) && HEADINGS.has(current.name)) ||
+        ((name === "option" || name === "optgroup") &&
+          current.name === "option"))
+    ) stack.pop();
+    if (TABLE_STARTS.has(name)) clearToTable(name);
+    if (TABLE_PARTS.has(name)) impliedTableParts(name);
+    if (VOID.has(name)) {
+      checkDepth(1);
+      return true;
+    }
+    const ns = name === "svg" ? "svg" : name === "math" ? "math" : "html";
+    stack.push({ name, ns, html: ns === "html", attributes: attrs });
+    checkDepth();
+    if (selfClosing && ns !== "html") stack.pop();
+    return ns === "html";
+  };
+  // The adoption agency for the formatting element open at `k`: closed
+  // when only formatting elements stand above it; otherwise the blocks
+  // above it stay open and get clones of it and of the formatting
+  // elements between (at most 8 rounds of 1 + 3 clones each, charged as
+  // nodes; the stack keeps the element, which over-counts the depth).
+  const adopt = (k: number) => {
+    let blocks = 0;
+    let between = 0;
+    let betweenAttributes = 0;
+    for (let m = stack.length - 1; m > k; m--) {
+      if (stack[m].ns === "html" && FORMATTING.has(stack[m].name)) {
+        between++;
+        betweenAttributes += stack[m].attributes;
+      } else blocks++;
+    }
+    if (blocks === 0) return popTo(k);
+    const rounds = Math.min(8, blocks);
+    const clones = rounds * (1 + Math.min(3, between));
+    for (let c = 0; c < clones; c++) node();
+    countAttributes(rounds * (stack[k].attributes + betweenAttributes));
+  };
+  const endTag = (name: string) => {
+    if (name === "br") {
+      startTag("br", false, false, 0);
+      return;
+    }
+    // In foreign content an end tag closes the foreign element it names,
+    // else it is handled as in HTML; </p> first leaves foreign content.
+    for (let k = stack.length - 1; k >= 0 && stack[k].ns !== "html"; k--) {
+      if (stack[k].name === name) return popTo(k);
+    }
+    if (name === "p") { while (stack.length > 0 && !htmlMode()) stack.pop(); }
+    if (name === "html" || name === "body") return; // nothing closes
+    if (name === "form") {
+      formOpen = false;
+      // The parser takes the form off the stack but leaves what is above
+      // it open: the scan keeps it (more depth, never less).
+      if (stack[stack.length - 1]?.name === "form") stack.pop();
+      return;
+    }
+    if (FORMATTING.has(name)) {
+      const k = inScope(new Set([name]), SCOPE);
+      if (k >= 0) return adopt(k);
+      // Its end tag ends the latest such element the parser would reopen
+      // (unless a marker, e.g. a <template>, hides it).
+      const hidden = stack.some((o) => o.ns === "html" && MARKERS.has(o.name));
+      for (let m = hidden ? -1 : reopened.length - 1; m >= 0; m--) {
+        if (reopened[m].name === name) {
+          reopenedAttributes -= reopened[m].attributes;
+          reopened.splice(m, 1);
+          break;
+        }
+      }
+      return;
+    }
+    const names = HEADINGS.has(name) ? HEADINGS : new Set([name]);
+    if (
+      name === "p" || name === "li" || HEADINGS.has(name) ||
+      TABLE_ENDS.has(name) || BLOCK_ENDS.has(name)
+    ) {
+      const k = inScope(
+        names,
+        name === "p"
+          ? BUTTON_SCOPE
+          : name === "li"
+          ? LIST_SCOPE
+          : TABLE_ENDS.has(name)
+          ? TABLE_SCOPE
+          : SCOPE,
+      );
+      if (k >= 0) popTo(k);
+      else if (name === "p") {
+        node(); // the parser makes an empty <p>
+        checkDepth(1);
+      }
+      return;
+    }
+    // Any other end tag closes its element unless a special one is nearer.
+    for (let k = stack.length - 1; k >= 0; k--) {
+      const open = stack[k];
+      if (open.ns === "html" && open.name === name) return popTo(k);
+      if (
+        open.ns === "html" ? SPECIAL.has(open.name) : isForeignSpecial(open)
+      ) {
         return;
       }
     }
-    if (CLOSES_P.has(name)) {
-      const p = findOpen(P, PASSABLE);
-      if (p >= 0) popTo(p);
-    }
-    const implied = name === "li"
-      ? findOpen(LI, PASSABLE)
-      : name === "dt" || name === "dd"
-      ? findOpen(DTDD, PASSABLE)
-      : name === "td" || name === "th"
-      ? findOpen(CELL, PASSABLE)
-      : name === "tr"
-      ? findOpen(ROW, CELL)
-      : name === "option" && stack[stack.length - 1]?.name === "option"
-      ? stack.length - 1
-      : -1;
-    if (implied >= 0) popTo(implied);
-    if (VOID.has(name)) return;
-    stack.push({ name, foreign: name === "svg" || name === "math" });
-    checkDepth();
-    if (selfClosing && stack[stack.length - 1].foreign) stack.pop();
-  };
-  const endTag = (name: string) => {
-    if (name === "br") return startTag("br", false, false);
-    for (let k = stack.length - 1; k >= 0; k--) {
-      if (stack[k].name === name) return popTo(k);
-    }
-    if (name === "p") node(); // the parser makes an empty <p>
-    else if (FORMATTING.has(name) && lingering > 0) lingering--;
   };
 
   let bangClose = 0; // where the next "--!>" starts, or -1 for none
@@ -375,6 +860,8 @@ export function scanLimits(html: string, limits: HtmlLimits): void {
     }
   }
 
+  return !sawFrameset;
+
   /** Scans the tag at `lt`; returns the index after it (`n` at the end). */
   function tag(lt: number): number {
     const end = html.charCodeAt(lt + 1) === 0x2f;
@@ -389,6 +876,7 @@ export function scanLimits(html: string, limits: HtmlLimits): void {
     let count = 0;
     let selfClosing = false;
     let fontBreaks = false;
+    let htmlEncoding = false;
     for (;;) {
       while (j < n && isSpace(html.charCodeAt(j))) j++;
       if (j >= n) return n; // the parser drops a tag cut off by the end
@@ -407,24 +895,15 @@ export function scanLimits(html: string, limits: HtmlLimits): void {
         continue;
       }
       // An attribute name (its first character may be "=").
-      if (++attributes > limits.attributes) {
-        throw new HttpError(
-          413,
-          `rich HTML too complex: over ${limits.attributes} attributes`,
-        );
-      }
-      if (++count > limits.attributesPerElement) {
-        throw new HttpError(
-          400,
-          `rich HTML too complex: over ${limits.attributesPerElement} attributes on one element`,
-        );
-      }
+      countAttributes(1);
+      perElement(++count);
       const attrStart = j++;
       while (j < n) {
         const c = html.charCodeAt(j);
         if (isSpace(c) || c === 0x2f || c === 0x3e || c === 0x3d) break;
         j++;
       }
+      const attrEnd = j;
       if (name === "font") {
         const attr = html.slice(attrStart, j).toLowerCase();
         fontBreaks ||= attr === "color" || attr === "face" || attr === "size";
@@ -434,25 +913,37 @@ export function scanLimits(html: string, limits: HtmlLimits): void {
       j++;
       while (j < n && isSpace(html.charCodeAt(j))) j++;
       const q = html.charCodeAt(j);
+      let value: string;
       if (q === 0x22 || q === 0x27) {
         const close = html.indexOf(html[j], j + 1);
         if (close === -1) return n;
+        value = html.slice(j + 1, close);
         j = close + 1;
       } else {
+        const valueStart = j;
         while (j < n) {
           const c = html.charCodeAt(j);
           if (isSpace(c) || c === 0x3e) break;
           j++;
         }
+        value = html.slice(valueStart, j);
+      }
+      if (
+        name === "annotation-xml" &&
+        html.slice(attrStart, attrEnd).toLowerCase() === "encoding"
+      ) {
+        const encoding = value.toLowerCase();
+        htmlEncoding ||= encoding === "text/html" ||
+          encoding === "application/xhtml+xml";
       }
     }
     if (end) {
       endTag(name);
       return j;
     }
-    const wasHtml = htmlMode();
-    startTag(name, selfClosing, fontBreaks);
-    if (!wasHtml && !htmlMode()) return j;
+    // A foreign element (e.g. <math><title>) holds no raw text.
+    if (!startTag(name, selfClosing, fontBreaks, count, htmlEncoding)) return j;
+    if (inFrameset && name !== "noframes") return j; // ignored there
     if (name === "plaintext") {
       if (j < n) node();
       return n;
