@@ -93,31 +93,16 @@ export function mount(
   );
   const cfg = readConfig(options);
 
-  // One field per address; its regions in page order.
-  const byId = new Map<string, PageField>();
-  const values: string[] = [];
-  for (const marker of found) {
-    const el = marker.el;
-    const f = byId.get(marker.id);
-    if (!f) {
-      // The marker becomes the field (no copy: mount is on the hot path).
-      const field = marker as PageField;
-      field.els = [el];
-      byId.set(marker.id, field);
-      values.push(
-        marker.image
-          ? el.getAttribute("src") ?? ""
-          : marker.rich
-          ? el.innerHTML.trim()
-          : el.textContent ?? "",
-      );
-    } else if (f.rich !== marker.rich || f.image !== marker.image) {
-      console.warn("cms: duplicate marker of another kind", el);
-    } else f.els.push(el);
-  }
-  const list = [...byId.values()];
-
-  const model = createModel(list, values, {
+  // The model keeps one field per address: the first marker becomes the
+  // field (no copy, no second map: mount is on the hot path).
+  const values = found.map(({ el, image, rich }) =>
+    image
+      ? el.getAttribute("src") ?? ""
+      : rich
+      ? el.innerHTML.trim()
+      : el.textContent ?? ""
+  );
+  const model = createModel(found, values, {
     async send(body) {
       const r = await saveField(cfg.save, body);
       if (!r.status) {
@@ -131,6 +116,16 @@ export function mount(
     onChange: (f) => paint(f as PageField),
     onConflict: (f) => void ask(f as PageField),
   });
+  const list = model.fields as PageField[];
+  const fieldOf = (id: string | null) => model.get(id ?? "") as PageField;
+  // Each field's regions, in page order.
+  for (const marker of found) {
+    const f = fieldOf(marker.id);
+    if (f === marker) f.els = [marker.el];
+    else if (f.rich !== marker.rich || f.image !== marker.image) {
+      console.warn("cms: duplicate marker of another kind", marker.el);
+    } else f.els.push(marker.el);
+  }
 
   const marks = sheet(MARKS);
   const adopted = () => document.adoptedStyleSheets;
@@ -313,7 +308,7 @@ export function mount(
     }
   }
   function imageTarget(el: HTMLImageElement): ImageFieldTarget {
-    const f = fieldOf(el);
+    const f = regionField(el);
     return {
       el,
       media: cfg.media,
@@ -336,12 +331,12 @@ export function mount(
   const plain: HTMLElement[] = [];
   let focused: PageField | undefined;
   /** The field of a region (looked up at events, not stored at mount). */
-  const fieldOf = (el: Element) =>
-    byId.get(el.getAttribute("data-cms-field") ?? "")!;
+  const regionField = (el: Element) =>
+    fieldOf(el.getAttribute("data-cms-field"));
   /** The region an event target belongs to (targets may be inner elements). */
   const regionOf = (target: EventTarget | null) => {
     const el = (target as Element | null)?.closest?.("[data-cms-field]");
-    const f = el && byId.get(el.getAttribute("data-cms-field") ?? "");
+    const f = el && regionField(el);
     return f && f.els.includes(el as HTMLElement)
       ? el as HTMLElement
       : undefined;
@@ -360,10 +355,10 @@ export function mount(
       kit,
       (target) => {
         const el = regionOf(target);
-        const f = el && fieldOf(el);
+        const f = el && regionField(el);
         return f && !f.rich && !f.image ? el : undefined;
       },
-      (el) => model.edit(fieldOf(el).id, el.textContent ?? ""),
+      (el) => model.edit(regionField(el).id, el.textContent ?? ""),
     ),
     listen<KeyboardEvent>(document, "keydown", (k) => {
       const el = regionOf(k.target);
@@ -371,9 +366,9 @@ export function mount(
         k.preventDefault();
         void model.save();
       } else if (k.key === "Escape" && el && !k.isComposing) {
-        model.revert(fieldOf(el).id);
+        model.revert(regionField(el).id);
       } else if (
-        (k.key === "Enter" || k.key === " ") && el && fieldOf(el).image
+        (k.key === "Enter" || k.key === " ") && el && regionField(el).image
       ) {
         k.preventDefault();
         void imagePanel(el as HTMLImageElement);
@@ -381,7 +376,7 @@ export function mount(
     }, true),
     listen<MouseEvent>(document, "click", (e) => {
       const el = regionOf(e.target);
-      if (el && fieldOf(el).image) {
+      if (el && regionField(el).image) {
         e.preventDefault();
         void imagePanel(el as HTMLImageElement);
       }
@@ -389,7 +384,7 @@ export function mount(
     listen<DragEvent>(document, "dragover", (e) => {
       const el = regionOf(e.target);
       if (
-        el && fieldOf(el).image && e.dataTransfer?.types.includes("Files")
+        el && regionField(el).image && e.dataTransfer?.types.includes("Files")
       ) {
         e.preventDefault();
         e.dataTransfer.dropEffect = "copy";
@@ -398,7 +393,7 @@ export function mount(
     listen<DragEvent>(document, "drop", (e) => {
       const el = regionOf(e.target);
       const file = e.dataTransfer?.files[0];
-      if (!el || !fieldOf(el).image || !file) return;
+      if (!el || !regionField(el).image || !file) return;
       e.preventDefault();
       void imageChunk().then((m) =>
         m.replaceImage(imageTarget(el as HTMLImageElement), file)
@@ -411,7 +406,7 @@ export function mount(
     listen(window, "offline", render),
     listen(document, "focusin", (e) => {
       const el = regionOf(e.target);
-      if (el) focused = fieldOf(el);
+      if (el) focused = regionField(el);
     }),
   );
 
