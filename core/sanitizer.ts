@@ -98,6 +98,12 @@ export interface AttributeHookEvent {
   keepAttr: boolean;
 }
 
+/** The element hook event DOMPurify passes to `uponSanitizeElement`. */
+export interface ElementHookEvent {
+  /** Lower-cased node name (`#text` and `#comment` for those nodes). */
+  readonly tagName: string;
+}
+
 /**
  * The part of a DOMPurify instance the policy uses. A DOMPurify 3 instance
  * (`DOMPurify(window)`) satisfies it.
@@ -108,7 +114,10 @@ export interface Purifier {
   /** What the last `sanitize` call removed (elements and attributes). */
   removed?: unknown[];
   /** Registers a hook that may detach the node to remove it. */
-  addHook(entryPoint: "uponSanitizeElement", hook: (node: Node) => void): void;
+  addHook(
+    entryPoint: "uponSanitizeElement",
+    hook: (node: Node, data: ElementHookEvent) => void,
+  ): void;
   /** Registers a hook that decides per attribute. */
   addHook(
     entryPoint: "uponSanitizeAttribute",
@@ -249,6 +258,13 @@ export const SEPARATED_TAGS: readonly string[] = Object.freeze([
 ]);
 
 const KEPT = new Set<string>(KEPT_TAGS);
+// What the element hook leaves to DOMPurify at once: kept tags but <img>
+// (judged as a whole), text and comments.
+const FAST_KEPT = new Set<string>([
+  ...KEPT_TAGS.filter((tag) => tag !== "img"),
+  "#text",
+  "#comment",
+]);
 const DROPPED = new Set<string>(DROPPED_WITH_CONTENT);
 const SEPARATED = new Set<string>(SEPARATED_TAGS);
 const BOUNDARY = new Set<string>([...KEPT_BLOCK, "br", ...SEPARATED_TAGS]);
@@ -314,6 +330,11 @@ const ATTRS_BY_TAG: ReadonlyMap<string, readonly string[]> = new Map([
   ["th", ["colspan", "rowspan"]],
   ["td", ["colspan", "rowspan"]],
 ]);
+
+// The same, as sets: one lookup per attribute, no allocation.
+const ATTR_SETS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  [...ATTRS_BY_TAG].map(([tag, names]) => [tag, new Set(names)]),
+);
 
 /** Attributes admitted only with one exact value. */
 const EXACT_VALUES: ReadonlyMap<string, string> = new Map([
@@ -494,7 +515,7 @@ export function isAllowedAttribute(
   value: string,
   mediaBase?: string,
 ): boolean {
-  if (!(ATTRS_BY_TAG.get(el.localName) ?? []).includes(name)) return false;
+  if (ATTR_SETS.get(el.localName)?.has(name) !== true) return false;
   const exact = EXACT_VALUES.get(name);
   if (exact !== undefined) return value === exact;
   if (name === "href") return isAllowedUrl(value, LINK_SCHEMES);
@@ -694,7 +715,9 @@ function install(purify: Purifier): InstanceState {
     throw new Error("DOMPurify is not supported by this window");
   }
   const state: InstanceState = { options: {}, removed: 0, gone: new WeakSet() };
-  purify.addHook("uponSanitizeElement", (node) => {
+  purify.addHook("uponSanitizeElement", (node, data) => {
+    // Kept tags (but <img>), text and comments: DOMPurify decides alone.
+    if (FAST_KEPT.has(data.tagName)) return;
     if (!isHtmlElement(node)) return; // text, comments, foreign: DOMPurify's
     const tag = node.localName;
     if (tag === "body") {
@@ -732,7 +755,7 @@ function install(purify: Purifier): InstanceState {
     if (node.nodeType === 3) protectPreNewline(node as Text);
   });
   purify.addHook("afterSanitizeAttributes", (node) => {
-    if (isHtmlElement(node, "a")) {
+    if (node.localName === "a" && isHtmlElement(node)) {
       if (node.hasAttribute("href")) node.setAttribute("rel", LINK_REL);
       else {
         // A link without an address keeps neither rel nor target.
