@@ -12,15 +12,8 @@ import {
 } from "../core/address.ts";
 import { Status } from "../core/wire.ts";
 import { resolveField } from "./allowlist.ts";
-import { readBody } from "./body.ts";
-import {
-  annotateRequest,
-  endpoint,
-  type Handler,
-  HttpError,
-  json,
-} from "./http.ts";
-import { checkOrigin } from "./origin.ts";
+import { endpoint, type Handler, HttpError, json } from "./http.ts";
+import { admitEditor, readJsonObject } from "./request.ts";
 import { createSaveHandler, type SaveHandlerOptions } from "./save.ts";
 import type { Editor, EndpointCall, HistoryStore, Revision } from "./types.ts";
 
@@ -111,7 +104,7 @@ const NOT_FOUND = 404;
 export function createHistoryHandler(
   options: HistoryHandlerOptions,
 ): Handler<EndpointCall> {
-  const { authorize, allowlist, canEdit, store } = options;
+  const { allowlist, canEdit, store } = options;
   const maxLimit = options.maxLimit ?? 1000;
   const save = createSaveHandler(options);
 
@@ -194,19 +187,7 @@ export function createHistoryHandler(
     req: Request,
     call: EndpointCall | undefined,
   ): Promise<Response> {
-    const bytes = await readBody(req, MAX_BODY_BYTES);
-    let data: unknown;
-    try {
-      data = JSON.parse(
-        new TextDecoder("utf-8", { fatal: true }).decode(bytes),
-      );
-    } catch {
-      throw new HttpError(Status.BadRequest, "Malformed JSON");
-    }
-    if (typeof data !== "object" || data === null || Array.isArray(data)) {
-      throw new HttpError(Status.BadRequest, "Body must be a JSON object");
-    }
-    const input = data as Record<string, unknown>;
+    const input = await readJsonObject(req, MAX_BODY_BYTES);
     const address = field(input.field);
     if (input.version !== undefined && typeof input.version !== "string") {
       throw new HttpError(Status.BadRequest, "Invalid version");
@@ -236,20 +217,13 @@ export function createHistoryHandler(
   }
 
   return endpoint<EndpointCall>("history", async (req, _ctx, call) => {
-    const method = req.method;
-    if (method !== "GET" && method !== "HEAD" && method !== "POST") {
-      throw new HttpError(Status.MethodNotAllowed, "Method not allowed", {
-        Allow: "GET, HEAD, POST",
-      });
-    }
-    checkOrigin(req, {
-      ...options,
-      publicOrigin: call?.publicOrigin ?? options.publicOrigin,
-    });
-    const editor = await authorize(req, call?.context);
-    if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
-    annotateRequest({ editor: String(editor.id ?? editor.name) });
-    if (method === "POST") return await restore(req, call);
+    const editor = await admitEditor(
+      req,
+      ["GET", "HEAD", "POST"],
+      options,
+      call,
+    );
+    if (req.method === "POST") return await restore(req, call);
     return await list(req, editor, call);
   });
 }

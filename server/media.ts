@@ -6,14 +6,9 @@
  */
 import { type MediaAnswer, Status } from "../core/wire.ts";
 import { readBody } from "./body.ts";
-import {
-  annotateRequest,
-  endpoint,
-  type Handler,
-  HttpError,
-  json,
-} from "./http.ts";
-import { checkOrigin, type OriginOptions } from "./origin.ts";
+import { endpoint, type Handler, HttpError, json } from "./http.ts";
+import type { OriginOptions } from "./origin.ts";
+import { admitEditor } from "./request.ts";
 import { type ImageOptions, ImagePipeline } from "./image/pipeline.ts";
 import { storeImage } from "./image/store.ts";
 import { type ImageInfo, sniffImage } from "./sniff.ts";
@@ -85,7 +80,10 @@ export function createMediaHandler(
   options: MediaHandlerOptions,
 ): Handler<EndpointCall> {
   const { storage } = options;
-  const authorize = options.authorizeMedia ?? options.authorize;
+  const gate = {
+    ...options,
+    authorize: options.authorizeMedia ?? options.authorize,
+  };
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
   const images = new ImagePipeline({
     ...options.images,
@@ -94,18 +92,7 @@ export function createMediaHandler(
   const keyOf = options.key ??
     ((info) => `media/${crypto.randomUUID()}.${info.ext}`);
   return endpoint<EndpointCall>("media", async (req, _ctx, call) => {
-    if (req.method !== "POST") {
-      throw new HttpError(Status.MethodNotAllowed, "Method not allowed", {
-        Allow: "POST",
-      });
-    }
-    checkOrigin(req, {
-      ...options,
-      publicOrigin: call?.publicOrigin ?? options.publicOrigin,
-    });
-    const editor = await authorize(req, call?.context);
-    if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
-    annotateRequest({ editor: String(editor.id ?? editor.name) });
+    await admitEditor(req, ["POST"], gate, call);
     const bytes = await readBody(req, maxBytes);
 
     // 1. Sniff: a cheap first gate on the magic numbers and header size.

@@ -11,9 +11,9 @@
  * @module
  */
 import { Status } from "../core/wire.ts";
-import { readBody } from "./body.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
-import { checkOrigin, type OriginOptions } from "./origin.ts";
+import type { OriginOptions } from "./origin.ts";
+import { admitEditor, readJsonObject } from "./request.ts";
 import type { Authorize, EndpointCall } from "./types.ts";
 
 /** The query parameter that carries the token. */
@@ -195,29 +195,14 @@ export function createPreviewHandler(
     throw new RangeError("ttlSeconds must be at least 1");
   }
   return endpoint<EndpointCall>("preview", async (req, _ctx, call) => {
-    if (req.method !== "POST") {
-      throw new HttpError(Status.MethodNotAllowed, "Method not allowed", {
-        Allow: "POST",
-      });
-    }
-    const publicOrigin = call?.publicOrigin ?? options.publicOrigin;
-    checkOrigin(req, { ...options, publicOrigin });
-    const editor = await options.authorize(req, call?.context);
-    if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
-    const bytes = await readBody(req, 4096);
-    let data: unknown;
-    try {
-      data = JSON.parse(
-        new TextDecoder("utf-8", { fatal: true }).decode(bytes),
-      );
-    } catch {
-      throw new HttpError(Status.BadRequest, "Malformed JSON");
-    }
-    const path = previewPath((data as { path?: unknown } | null)?.path);
+    await admitEditor(req, ["POST"], options, call);
+    const data = await readJsonObject(req, 4096);
+    const path = previewPath(data.path);
     if (!path || (options.allowPath && !options.allowPath(path))) {
       throw new HttpError(Status.BadRequest, "Invalid path");
     }
     const { token, expires } = await options.signer.sign(path, ttl);
+    const publicOrigin = call?.publicOrigin ?? options.publicOrigin;
     const origin = typeof publicOrigin === "string"
       ? publicOrigin
       : Array.isArray(publicOrigin) && publicOrigin.length

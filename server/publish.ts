@@ -15,14 +15,8 @@ import {
 import { Status } from "../core/wire.ts";
 import { resolveField } from "./allowlist.ts";
 import { readBody } from "./body.ts";
-import {
-  annotateRequest,
-  endpoint,
-  type Handler,
-  HttpError,
-  json,
-} from "./http.ts";
-import { checkOrigin } from "./origin.ts";
+import { endpoint, type Handler, HttpError, json } from "./http.ts";
+import { admitEditor, parseJsonObject } from "./request.ts";
 import { draftStore, type SaveHandlerOptions } from "./save.ts";
 import type {
   Draft,
@@ -71,8 +65,8 @@ const MAX_BODY_BYTES = 256 * 1024;
 const MAX_FIELDS = 1000;
 
 /**
- * The shared front of the draft endpoints: method, origin and session
- * checks, then `handle` with the editor.
+ * The shared front of the draft endpoints: {@linkcode admitEditor}, then
+ * `handle` with the editor.
  */
 function draftEndpoint(
   name: string,
@@ -85,20 +79,8 @@ function draftEndpoint(
   ) => Promise<Response>,
 ): Handler<EndpointCall> {
   draftStore(options.store);
-  const allow = methods.join(", ");
   return endpoint<EndpointCall>(name, async (req, _ctx, call) => {
-    if (!methods.includes(req.method)) {
-      throw new HttpError(Status.MethodNotAllowed, "Method not allowed", {
-        Allow: allow,
-      });
-    }
-    checkOrigin(req, {
-      ...options,
-      publicOrigin: call?.publicOrigin ?? options.publicOrigin,
-    });
-    const editor = await options.authorize(req, call?.context);
-    if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
-    annotateRequest({ editor: String(editor.id ?? editor.name) });
+    const editor = await admitEditor(req, methods, options, call);
     return await handle(req, editor, call);
   });
 }
@@ -137,17 +119,7 @@ async function mayEdit(
 /** Reads a JSON object body (at most 256 KiB); throws 400/413 otherwise. */
 async function readObject(req: Request): Promise<Record<string, unknown>> {
   const bytes = await readBody(req, MAX_BODY_BYTES);
-  if (bytes.byteLength === 0) return {};
-  let data: unknown;
-  try {
-    data = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    throw new HttpError(Status.BadRequest, "Malformed JSON");
-  }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new HttpError(Status.BadRequest, "Body must be a JSON object");
-  }
-  return data as Record<string, unknown>;
+  return bytes.byteLength === 0 ? {} : parseJsonObject(bytes);
 }
 
 /** A draft's address as the wire writes it. */

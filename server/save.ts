@@ -19,9 +19,9 @@ import {
   VERSION_HEADER,
 } from "../core/wire.ts";
 import { type ResolvedField, resolveField } from "./allowlist.ts";
-import { readBody } from "./body.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
-import { checkOrigin, type OriginOptions } from "./origin.ts";
+import type { OriginOptions } from "./origin.ts";
+import { admitEditor, readJsonObject } from "./request.ts";
 import { type SanitizeOptions, sanitizeRich } from "./sanitize.ts";
 import type {
   Allowlist,
@@ -135,25 +135,13 @@ export interface SaveHandlerOptions extends OriginOptions {
 export function createSaveHandler(
   options: SaveHandlerOptions,
 ): Handler<EndpointCall> {
-  const { authorize, allowlist, canEdit, store, onSave } = options;
+  const { allowlist, canEdit, store, onSave } = options;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const drafts = options.publishMode === "draft" ? draftStore(store) : null;
   return endpoint<EndpointCall>("save", async (req, ctx, call) => {
-    if (req.method !== "PATCH" && req.method !== "POST") {
-      throw new HttpError(Status.MethodNotAllowed, "Method not allowed", {
-        Allow: "PATCH, POST",
-      });
-    }
-    checkOrigin(req, {
-      ...options,
-      publicOrigin: call?.publicOrigin ?? options.publicOrigin,
-    });
+    const editor = await admitEditor(req, ["PATCH", "POST"], options, call);
     const context = call?.context;
-    const editor = await authorize(req, context);
-    if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
-    ctx.annotate?.({ editor: String(editor.id ?? editor.name) });
-    const body = await readBody(req, maxBodyBytes);
-    const input = parseSave(body);
+    const input = parseSave(await readJsonObject(req, maxBodyBytes));
     const address = checkAddress(input.collection, input.key, input.field);
     if (typeof address === "string") {
       throw new HttpError(Status.BadRequest, address);
@@ -214,21 +202,9 @@ export function createSaveHandler(
   });
 }
 
-/** Parses the JSON body and checks its shape; throws 400 with a reason. */
-function parseSave(body: Uint8Array): SaveBody {
-  let data: unknown;
-  try {
-    data = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
-  } catch {
-    throw new HttpError(Status.BadRequest, "Malformed JSON");
-  }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new HttpError(Status.BadRequest, "Body must be a JSON object");
-  }
-  const { collection, key, field, value, version } = data as Record<
-    string,
-    unknown
-  >;
+/** Checks the body's shape; throws 400 with a reason. */
+function parseSave(data: Record<string, unknown>): SaveBody {
+  const { collection, key, field, value, version } = data;
   for (const [name, v] of Object.entries({ collection, key, field })) {
     if (typeof v !== "string" || v === "") {
       throw new HttpError(Status.BadRequest, `Missing or invalid ${name}`);

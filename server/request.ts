@@ -1,0 +1,97 @@
+/**
+ * The front every editor endpoint shares (save, media, history, drafts,
+ * publish, discard, preview): the method, the site (origin and Host), the
+ * session, and a JSON object body. Each rule lives here once; handlers call
+ * {@linkcode admitEditor} first and {@linkcode parseJsonObject} for a body.
+ *
+ * @module
+ */
+import { Status } from "../core/wire.ts";
+import { readBody } from "./body.ts";
+import { annotateRequest, HttpError } from "./http.ts";
+import { checkOrigin, type OriginOptions } from "./origin.ts";
+import type { Authorize, Editor, EndpointCall } from "./types.ts";
+
+/** What {@linkcode admitEditor} needs: the origin rules and the session. */
+export interface EditorGate extends OriginOptions {
+  /** The editor from the server-side session, or `null` (→ 403). */
+  authorize: Authorize;
+}
+
+/**
+ * Admits a request from an editor, before anything is read: 405 with
+ * `Allow` unless its method is one of `methods`, 421/403 from
+ * `checkOrigin` (with the call's `publicOrigin` over the option's), 403
+ * when `authorize` finds no editor. The editor is named in the request's
+ * log line and returned.
+ *
+ * @example
+ * ```ts
+ * import { admitEditor } from "./request.ts";
+ * const gate = { authorize: () => ({ name: "Ada" }) };
+ * const req = new Request("http://localhost/api/cms/save", { method: "PATCH" });
+ * const editor = await admitEditor(req, ["PATCH", "POST"], gate);
+ * editor.name; // "Ada"
+ * ```
+ */
+export async function admitEditor(
+  req: Request,
+  methods: readonly string[],
+  gate: EditorGate,
+  call?: EndpointCall,
+): Promise<Editor> {
+  if (!methods.includes(req.method)) {
+    throw new HttpError(Status.MethodNotAllowed, "Method not allowed", {
+      Allow: methods.join(", "),
+    });
+  }
+  checkOrigin(req, {
+    ...gate,
+    publicOrigin: call?.publicOrigin ?? gate.publicOrigin,
+  });
+  const editor = await gate.authorize(req, call?.context);
+  if (!editor) throw new HttpError(Status.Forbidden, "Not authorized");
+  annotateRequest({ editor: String(editor.id ?? editor.name) });
+  return editor;
+}
+
+/**
+ * A body's bytes as a JSON object: 400 "Malformed JSON" for bytes that are
+ * not UTF-8 JSON, 400 "Body must be a JSON object" for any other JSON value.
+ *
+ * @example
+ * ```ts
+ * import { parseJsonObject } from "./request.ts";
+ * parseJsonObject(new TextEncoder().encode('{"path":"/"}')); // { path: "/" }
+ * ```
+ */
+export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
+  let data: unknown;
+  try {
+    data = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw new HttpError(Status.BadRequest, "Malformed JSON");
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new HttpError(Status.BadRequest, "Body must be a JSON object");
+  }
+  return data as Record<string, unknown>;
+}
+
+/**
+ * Reads a body of at most `maxBytes` (413 past it, see `readBody`) and
+ * parses it with {@linkcode parseJsonObject}.
+ *
+ * @example
+ * ```ts
+ * import { readJsonObject } from "./request.ts";
+ * const req = new Request("http://x/", { method: "POST", body: '{"a":1}' });
+ * await readJsonObject(req, 4096); // { a: 1 }
+ * ```
+ */
+export async function readJsonObject(
+  req: Request,
+  maxBytes: number,
+): Promise<Record<string, unknown>> {
+  return parseJsonObject(await readBody(req, maxBytes));
+}
