@@ -8,12 +8,10 @@ import {
   type FieldAddress,
   fieldPath,
   formatAddress,
-  parseAddress,
 } from "../core/address.ts";
 import { Status } from "../core/wire.ts";
-import { resolveField } from "./allowlist.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
-import { admitEditor, readJsonObject } from "./request.ts";
+import { admitEditor, allowedField, readJsonObject } from "./request.ts";
 import { createSaveHandler, type SaveHandlerOptions } from "./save.ts";
 import type { Editor, EndpointCall, HistoryStore, Revision } from "./types.ts";
 
@@ -108,22 +106,6 @@ export function createHistoryHandler(
   const maxLimit = options.maxLimit ?? 1000;
   const save = createSaveHandler(options);
 
-  /** Parses and allowlist-checks an address; the same 400 either way. */
-  function field(text: unknown): FieldAddress {
-    if (typeof text !== "string" || text === "") {
-      throw new HttpError(Status.BadRequest, "Missing or invalid field");
-    }
-    const address = parseAddress(text);
-    if (typeof address === "string") {
-      throw new HttpError(Status.BadRequest, address);
-    }
-    const target = resolveField(allowlist, address);
-    if (typeof target === "string") {
-      throw new HttpError(Status.BadRequest, target);
-    }
-    return address;
-  }
-
   /** The revision `id` of `address`: 404 unknown, 400 another field's. */
   async function revisionOf(
     address: FieldAddress,
@@ -148,7 +130,7 @@ export function createHistoryHandler(
   ): Promise<Response> {
     const url = new URL(req.url);
     const text = url.searchParams.get("field");
-    const address = field(text);
+    const address = allowedField(allowlist, text);
     if (canEdit && !await canEdit(req, address, editor, call?.context)) {
       throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
     }
@@ -188,7 +170,7 @@ export function createHistoryHandler(
     call: EndpointCall | undefined,
   ): Promise<Response> {
     const input = await readJsonObject(req, MAX_BODY_BYTES);
-    const address = field(input.field);
+    const address = allowedField(allowlist, input.field);
     if (input.version !== undefined && typeof input.version !== "string") {
       throw new HttpError(Status.BadRequest, "Invalid version");
     }

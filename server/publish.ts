@@ -13,10 +13,9 @@ import {
   parseAddress,
 } from "../core/address.ts";
 import { Status } from "../core/wire.ts";
-import { resolveField } from "./allowlist.ts";
 import { readBody } from "./body.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
-import { admitEditor, parseJsonObject } from "./request.ts";
+import { admitEditor, allowedField, parseJsonObject } from "./request.ts";
 import { draftStore, type SaveHandlerOptions } from "./save.ts";
 import type {
   Draft,
@@ -83,25 +82,6 @@ function draftEndpoint(
     const editor = await admitEditor(req, methods, options, call);
     return await handle(req, editor, call);
   });
-}
-
-/** Parses and allowlist-checks an address; throws 400 with the reason. */
-function allowedField(
-  options: DraftHandlerOptions,
-  text: unknown,
-): FieldAddress {
-  if (typeof text !== "string" || text === "") {
-    throw new HttpError(Status.BadRequest, "Missing or invalid field");
-  }
-  const address = parseAddress(text);
-  if (typeof address === "string") {
-    throw new HttpError(Status.BadRequest, address);
-  }
-  const target = resolveField(options.allowlist, address);
-  if (typeof target === "string") {
-    throw new HttpError(Status.BadRequest, target);
-  }
-  return address;
 }
 
 /** Whether `canEdit` lets `editor` change `address` (no rule: yes). */
@@ -220,7 +200,7 @@ export function createPublishHandler(
         refs = [];
         const seen = new Set<string>();
         for (const text of body.fields) {
-          const address = allowedField(options, text);
+          const address = allowedField(options.allowlist, text);
           if (!await mayEdit(options, req, address, editor, call)) {
             throw new HttpError(
               Status.Forbidden,
@@ -304,7 +284,7 @@ export function createDiscardHandler(
     ["POST"],
     async (req, editor, call) => {
       const body = await readObject(req);
-      const address = allowedField(options, body.field);
+      const address = allowedField(options.allowlist, body.field);
       if (!await mayEdit(options, req, address, editor, call)) {
         throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
       }

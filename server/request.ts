@@ -1,16 +1,18 @@
 /**
  * The front every editor endpoint shares (save, media, history, drafts,
  * publish, discard, preview): the method, the site (origin and Host), the
- * session, and a JSON object body. Each rule lives here once; handlers call
- * {@linkcode admitEditor} first and {@linkcode parseJsonObject} for a body.
+ * session, a JSON object body, and an allowlisted field address. Each rule
+ * lives here once; handlers call {@linkcode admitEditor} first.
  *
  * @module
  */
+import { type FieldAddress, parseAddress } from "../core/address.ts";
 import { Status } from "../core/wire.ts";
+import { resolveField } from "./allowlist.ts";
 import { readBody } from "./body.ts";
 import { annotateRequest, HttpError } from "./http.ts";
 import { checkOrigin, type OriginOptions } from "./origin.ts";
-import type { Authorize, Editor, EndpointCall } from "./types.ts";
+import type { Allowlist, Authorize, Editor, EndpointCall } from "./types.ts";
 
 /** What {@linkcode admitEditor} needs: the origin rules and the session. */
 export interface EditorGate extends OriginOptions {
@@ -94,4 +96,34 @@ export async function readJsonObject(
   maxBytes: number,
 ): Promise<Record<string, unknown>> {
   return parseJsonObject(await readBody(req, maxBytes));
+}
+
+/**
+ * A field address sent by an editor (`collection:key:field`), parsed and
+ * checked against the allowlist: 400 with the reason when it is missing,
+ * malformed or not allowlisted (whether or not the field exists).
+ *
+ * @example
+ * ```ts
+ * import { allowedField } from "./request.ts";
+ * allowedField({ pages: { title: "plain" } }, "pages:home:title");
+ * // { collection: "pages", key: "home", field: "title", … }
+ * ```
+ */
+export function allowedField(
+  allowlist: Allowlist,
+  text: unknown,
+): FieldAddress {
+  if (typeof text !== "string" || text === "") {
+    throw new HttpError(Status.BadRequest, "Missing or invalid field");
+  }
+  const address = parseAddress(text);
+  if (typeof address === "string") {
+    throw new HttpError(Status.BadRequest, address);
+  }
+  const target = resolveField(allowlist, address);
+  if (typeof target === "string") {
+    throw new HttpError(Status.BadRequest, target);
+  }
+  return address;
 }
