@@ -4,13 +4,16 @@
  * growing sizes, through the server pipeline (`server/sanitize_dom.ts`, in
  * process, as the worker runs it). Prints time against size; a refused
  * value shows the status it got. Each size doubles the previous one, so a
- * linear pipeline shows a ratio near 2.
+ * linear pipeline shows a ratio near 2. Each kind ends with its worst
+ * accepted case: the largest size the default limits accept (found by
+ * bisecting with the limit scan), which must stay within 250 ms.
  *
  * Run: `deno run -A bench/sanitize_adversarial.ts`
  *
  * @module
  */
 import { createDomSanitizer } from "../server/sanitize_dom.ts";
+import { HTML_LIMITS, scanLimits } from "../server/sanitize_scan.ts";
 
 /** One measured point. */
 export interface AdversarialRow {
@@ -75,8 +78,54 @@ export async function run(): Promise<AdversarialRow[]> {
       });
       previous = refused ? undefined : ms;
     }
+    const worst = largestAccepted(generate);
+    if (worst !== undefined) {
+      const html = generate(worst);
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        sanitize(html);
+        times.push(performance.now() - started);
+      }
+      rows.push({
+        kind: `${kind}, worst accepted`,
+        bytes: html.length,
+        result: `${median(times).toFixed(1)} ms`,
+        ratio: "",
+      });
+    }
   }
   return rows;
+}
+
+/** The save endpoint's default body cap: no larger value arrives. */
+const BODY_CAP = 1024 * 1024;
+
+/**
+ * The largest n (up to 2^17) whose input fits the body cap and the default
+ * limits accept.
+ */
+function largestAccepted(generate: (n: number) => string): number | undefined {
+  const accepted = (n: number) => {
+    const html = generate(n);
+    if (html.length > BODY_CAP) return false;
+    try {
+      scanLimits(html, HTML_LIMITS);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let low = 1;
+  let high = 1 << 17;
+  if (!accepted(low)) return undefined;
+  if (accepted(high)) return high;
+  while (high - low > 1) {
+    const mid = (low + high) >> 1;
+    if (accepted(mid)) low = mid;
+    else high = mid;
+  }
+  return low;
 }
 
 if (import.meta.main) console.table(await run());
