@@ -22,7 +22,7 @@ import {
   expired,
   newRevisions,
 } from "./revision.ts";
-import { RecordQueue } from "./queue.ts";
+import { backoff, RecordQueue } from "./queue.ts";
 import {
   byRecord,
   checkDraft,
@@ -666,10 +666,4 @@ function mapError(err: unknown): unknown {
     return new KeyTooLargeError("key too large", { cause: err });
   }
   return err;
-}
-
-/** Sleeps a random 0..min(2^attempt, 50) ms, so racing writers spread out. */
-function backoff(attempt: number): Promise<void> {
-  const ms = Math.random() * Math.min(2 ** attempt, 50);
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -23,7 +23,7 @@ import {
   expired,
   newRevisions,
 } from "./revision.ts";
-import { RecordQueue } from "./queue.ts";
+import { backoff, RecordQueue } from "./queue.ts";
 import {
   byRecord,
   checkDraft,
@@ -753,10 +753,4 @@ function toRevision(row: postgres.Row): Revision {
   };
   if (row.published !== null) rev.published = row.published;
   return rev;
-}
-
-/** Sleeps a random 0..min(2^attempt, 50) ms, so racing writers spread out. */
-function backoff(attempt: number): Promise<void> {
-  const ms = Math.random() * Math.min(2 ** attempt, 50);
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

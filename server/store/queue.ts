@@ -1,6 +1,7 @@
 /**
  * Runs the updates of one record through one store one after another, so a
- * store never races itself; only other instances cause retries.
+ * store never races itself; only other instances cause retries, and those
+ * wait a jittered {@linkcode backoff}.
  *
  * @module
  */
@@ -33,4 +34,19 @@ export class RecordQueue {
     });
     return result;
   }
+}
+
+/**
+ * Sleeps a random 0..min(2^attempt, 50) ms, so racing writers spread out
+ * before their next attempt.
+ *
+ * @example
+ * ```ts
+ * import { backoff } from "./queue.ts";
+ * await backoff(1); // at most 2 ms
+ * ```
+ */
+export function backoff(attempt: number): Promise<void> {
+  const ms = Math.random() * Math.min(2 ** attempt, 50);
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
