@@ -10,8 +10,7 @@ import {
   LoginThrottle,
   safeNext,
 } from "../demo/security.ts";
-
-const PASSWORD = "correct horse battery staple";
+import { DEMO_PASSWORD as PASSWORD, login, loginPost } from "./helpers/demo.ts";
 
 async function withDemo(
   fn: (url: string) => Promise<void>,
@@ -33,26 +32,6 @@ async function withDemo(
     await Deno.remove(clientDir, { recursive: true });
     if (!options.dataDir) await Deno.remove(dir, { recursive: true });
   }
-}
-
-function loginPost(url: string, password: string, next = "/") {
-  return fetch(`${url}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      "Sec-Fetch-Site": "same-origin",
-      Origin: url,
-    },
-    body: new URLSearchParams({ password, next }).toString(),
-  });
-}
-
-async function login(url: string, password = PASSWORD): Promise<string> {
-  const res = await loginPost(url, password);
-  await res.body?.cancel();
-  assert.equal(res.status, 303);
-  return res.headers.get("Set-Cookie")!.split(";")[0];
 }
 
 function save(url: string, cookie: string, value: string) {

@@ -5,44 +5,19 @@
  */
 import assert from "node:assert/strict";
 import { startDemo } from "../demo/main.ts";
+import {
+  DEMO_PASSWORD as PASSWORD,
+  login,
+  type Site,
+  startSignedIn,
+} from "./helpers/demo.ts";
 import { startPostgres } from "./helpers/postgres.ts";
 
-const PASSWORD = "correct horse battery staple";
 const TITLE = "pages:home:title";
 
-interface Site {
-  url: string;
-  cookie: string;
-}
-
 /** Starts the demo on `dataDir` (and `databaseUrl`), logs in. */
-async function start(dataDir: string, clientDir: string, databaseUrl?: string) {
-  const demo = await startDemo({
-    port: 0,
-    dataDir,
-    clientDir,
-    password: PASSWORD,
-    databaseUrl,
-  });
-  try {
-    const res = await fetch(`${demo.url}/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "Sec-Fetch-Site": "same-origin",
-        Origin: demo.url,
-      },
-      body: new URLSearchParams({ password: PASSWORD }).toString(),
-    });
-    await res.body?.cancel();
-    assert.equal(res.status, 303);
-    const cookie = res.headers.get("Set-Cookie")!.split(";")[0];
-    return { demo, site: { url: demo.url, cookie } };
-  } catch (err) {
-    await demo.close();
-    throw err;
-  }
+function start(dataDir: string, clientDir: string, databaseUrl?: string) {
+  return startSignedIn({ dataDir, clientDir, databaseUrl });
 }
 
 function headers(site: Site, extra: HeadersInit = {}): HeadersInit {
@@ -389,7 +364,7 @@ Deno.test("history panel in Chromium: list, keyboard restore, page updates witho
   const demo = await startDemo({ port: 0, dataDir, password: PASSWORD });
   try {
     const { withBrowser } = await import("./helpers/browser.ts");
-    const site = await loginSite(demo.url);
+    const site = { url: demo.url, cookie: await login(demo.url) };
     await save(site, "title", "Old title");
     await save(site, "title", "New title");
     await withBrowser("chromium", async (browser) => {
@@ -447,18 +422,3 @@ Deno.test("history panel in Chromium: list, keyboard restore, page updates witho
     await Deno.remove(dataDir, { recursive: true });
   }
 });
-
-async function loginSite(url: string): Promise<Site> {
-  const res = await fetch(`${url}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      "Sec-Fetch-Site": "same-origin",
-      Origin: url,
-    },
-    body: new URLSearchParams({ password: PASSWORD }).toString(),
-  });
-  await res.body?.cancel();
-  return { url, cookie: res.headers.get("Set-Cookie")!.split(";")[0] };
-}

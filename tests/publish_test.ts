@@ -6,16 +6,15 @@
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { startDemo } from "../demo/main.ts";
 import { previewPath, PreviewSigner } from "../server/preview.ts";
 import { KvContentStore } from "../server/store/kv.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { PostgresContentStore } from "../server/store/postgres.ts";
 import type { DraftStore, PublishMode } from "../server/types.ts";
 import { contentVersion } from "../server/version.ts";
+import { type Site, startSignedIn } from "./helpers/demo.ts";
 import { startPostgres } from "./helpers/postgres.ts";
 
-const PASSWORD = "correct horse battery staple";
 const ED = { field: "title", editor: "Ada" };
 
 // ---------------------------------------------------------------------------
@@ -332,46 +331,6 @@ Deno.test("preview tokens: path and expiry are signed", async () => {
 
 // ---------------------------------------------------------------------------
 // Over HTTP against the demo
-
-interface Site {
-  url: string;
-  cookie: string;
-}
-
-async function start(
-  dataDir: string,
-  clientDir: string,
-  publishMode: PublishMode | undefined,
-  databaseUrl?: string,
-) {
-  const demo = await startDemo({
-    port: 0,
-    dataDir,
-    clientDir,
-    password: PASSWORD,
-    databaseUrl,
-    publishMode,
-  });
-  try {
-    const res = await fetch(`${demo.url}/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "Sec-Fetch-Site": "same-origin",
-        Origin: demo.url,
-      },
-      body: new URLSearchParams({ password: PASSWORD }).toString(),
-    });
-    await res.body?.cancel();
-    assert.equal(res.status, 303);
-    const cookie = res.headers.get("Set-Cookie")!.split(";")[0];
-    return { demo, site: { url: demo.url, cookie } };
-  } catch (err) {
-    await demo.close();
-    throw err;
-  }
-}
 
 function headers(site: Site, extra: HeadersInit = {}): HeadersInit {
   return {
@@ -704,7 +663,12 @@ async function withDemo(
   const dataDir = await Deno.makeTempDir({ prefix: "cms-publish-" });
   const clientDir = await Deno.makeTempDir({ prefix: "cms-publish-client-" });
   try {
-    const { demo, site } = await start(dataDir, clientDir, mode, databaseUrl);
+    const { demo, site } = await startSignedIn({
+      dataDir,
+      clientDir,
+      publishMode: mode,
+      databaseUrl,
+    });
     try {
       await run(site);
     } finally {

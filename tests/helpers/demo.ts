@@ -1,0 +1,196 @@
+/**
+ * The demo in tests: sign in, start it in this process already signed in,
+ * or run `demo/main.ts` as its own process and wait for its address.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import {
+  type DemoOptions,
+  type DemoServer,
+  startDemo,
+} from "../../demo/main.ts";
+
+/** The editor password the demo tests use. */
+export const DEMO_PASSWORD = "correct horse battery staple";
+
+/** The demo's base URL and an editor's session cookie (`name=value`). */
+export interface Site {
+  /** Base URL without trailing slash, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** The session cookie as a `Cookie` header value. */
+  cookie: string;
+}
+
+/**
+ * Sends the demo's login form as a same-site browser would; the answer's
+ * body is left to the caller.
+ *
+ * @example
+ * ```ts
+ * import { loginPost } from "./demo.ts";
+ * const res = await loginPost("http://127.0.0.1:8000", "wrong");
+ * await res.body?.cancel();
+ * ```
+ */
+export function loginPost(
+  url: string,
+  password: string = DEMO_PASSWORD,
+  next = "/",
+): Promise<Response> {
+  return fetch(`${url}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "Sec-Fetch-Site": "same-origin",
+      Origin: url,
+    },
+    body: new URLSearchParams({ password, next }).toString(),
+  });
+}
+
+/**
+ * Signs in (asserting the 303) and returns the session cookie.
+ *
+ * @example
+ * ```ts
+ * import { login } from "./demo.ts";
+ * const cookie = await login("http://127.0.0.1:8000");
+ * ```
+ */
+export async function login(
+  url: string,
+  password: string = DEMO_PASSWORD,
+): Promise<string> {
+  const res = await loginPost(url, password);
+  await res.body?.cancel();
+  assert.equal(res.status, 303);
+  return res.headers.get("Set-Cookie")!.split(";")[0];
+}
+
+/**
+ * Starts the demo in this process on a free port with
+ * {@linkcode DEMO_PASSWORD} and signs in; the caller closes `demo`.
+ *
+ * @example
+ * ```ts
+ * import { startSignedIn } from "./demo.ts";
+ * const dataDir = await Deno.makeTempDir();
+ * const { demo, site } = await startSignedIn({ dataDir });
+ * try { await fetch(site.url); } finally { await demo.close(); }
+ * ```
+ */
+export async function startSignedIn(
+  options: DemoOptions,
+): Promise<{ demo: DemoServer; site: Site }> {
+  const demo = await startDemo({
+    port: 0,
+    password: DEMO_PASSWORD,
+    ...options,
+  });
+  try {
+    return { demo, site: { url: demo.url, cookie: await login(demo.url) } };
+  } catch (err) {
+    await demo.close();
+    throw err;
+  }
+}
+
+/** The demo running as its own process (`deno run -A demo/main.ts`). */
+export interface DemoProcess {
+  /** Base URL without trailing slash. */
+  url: string;
+  /** Its port on 127.0.0.1. */
+  port: number;
+  /** The process. */
+  child: Deno.ChildProcess;
+  /** All it wrote to stdout, once it has exited. */
+  output: Promise<string>;
+}
+
+/** Options of {@linkcode spawnDemo}. */
+export interface SpawnDemoOptions {
+  /** Start from an empty environment (only `env`). Default `false`. */
+  clearEnv?: boolean;
+  /** Where its stderr goes. Default `"inherit"`. */
+  stderr?: "inherit" | "null";
+}
+
+const ROOT = new URL("../../", import.meta.url);
+
+/**
+ * Runs `demo/main.ts` with `env` and `PORT=0`, and waits (at most 60 s) for
+ * its "Demo running at" line; its stdout keeps being read so it never
+ * blocks on a full pipe. On failure the process is killed.
+ *
+ * @example
+ * ```ts
+ * import { spawnDemo, stopDemo } from "./demo.ts";
+ * const demo = await spawnDemo({ CMS_DATA_DIR: await Deno.makeTempDir() });
+ * await stopDemo(demo);
+ * ```
+ */
+export async function spawnDemo(
+  env: Record<string, string>,
+  options: SpawnDemoOptions = {},
+): Promise<DemoProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "demo/main.ts"],
+    cwd: ROOT,
+    env: { ...env, PORT: "0" },
+    clearEnv: options.clearEnv ?? false,
+    stdout: "piped",
+    stderr: options.stderr ?? "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  try {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`demo exited early: ${seen}`);
+      seen += value;
+      const match = seen.match(/Demo running at (http:\/\/\S+?)\/?\s/);
+      if (match) {
+        // Ends with the process's stdout, i.e. when it exits.
+        const output = (async () => {
+          for (;;) {
+            const { done, value } = await lines.read();
+            if (done) return seen;
+            seen += value;
+          }
+        })();
+        output.catch(() => {});
+        const url = match[1];
+        return { url, port: Number(new URL(url).port), child, output };
+      }
+    }
+    throw new Error("demo did not start within 60 s");
+  } catch (err) {
+    child.kill("SIGKILL");
+    await child.status;
+    throw err;
+  }
+}
+
+/**
+ * Sends `signal` to a {@linkcode spawnDemo} process (if still running) and
+ * waits for it to exit.
+ *
+ * @example
+ * ```ts
+ * import { spawnDemo, stopDemo } from "./demo.ts";
+ * const demo = await spawnDemo({ CMS_DATA_DIR: await Deno.makeTempDir() });
+ * await stopDemo(demo, "SIGKILL");
+ * ```
+ */
+export async function stopDemo(
+  demo: DemoProcess,
+  signal: Deno.Signal = "SIGTERM",
+): Promise<void> {
+  try {
+    demo.child.kill(signal);
+  } catch { /* already gone */ }
+  await demo.child.status;
+}
