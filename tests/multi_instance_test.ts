@@ -7,63 +7,36 @@
  */
 import assert from "node:assert/strict";
 import { samplePng } from "../demo/sample_image.ts";
+import {
+  DEMO_PASSWORD as PASSWORD,
+  type DemoProcess,
+  login,
+  spawnDemo,
+  stopDemo,
+} from "./helpers/demo.ts";
 import { startPostgres } from "./helpers/postgres.ts";
 import { startS3rver } from "./helpers/s3rver.ts";
 
-const PASSWORD = "correct horse battery staple";
 const ROUNDS = 20;
 const INSTANCES = 3;
-const ROOT = new URL("../", import.meta.url);
 
-interface Instance {
-  url: string;
-  child: Deno.ChildProcess;
+interface Instance extends DemoProcess {
   dir: string;
 }
 
-/** Starts `deno run demo/main.ts` and waits for its "Demo running at" line. */
+/** Starts a demo process on its own data folder. */
 async function spawn(env: Record<string, string>): Promise<Instance> {
   const dir = await Deno.makeTempDir({ prefix: "cms-multi-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "demo/main.ts"],
-    cwd: ROOT,
-    env: { ...env, PORT: "0", CMS_DATA_DIR: dir },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
   try {
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const { value, done } = await lines.read();
-      if (done) throw new Error(`demo exited early: ${seen}`);
-      seen += value;
-      const match = seen.match(/Demo running at (http:\/\/\S+?)\/?\s/);
-      if (match) {
-        // Keep draining stdout so the process never blocks on a full pipe.
-        (async () => {
-          try {
-            while (!(await lines.read()).done);
-          } catch { /* closed */ }
-        })();
-        return { url: match[1], child, dir };
-      }
-    }
-    throw new Error("demo did not start within 60 s");
+    return { ...await spawnDemo({ ...env, CMS_DATA_DIR: dir }), dir };
   } catch (err) {
-    child.kill("SIGKILL");
-    await child.status;
     await Deno.remove(dir, { recursive: true });
     throw err;
   }
 }
 
 async function stop(instance: Instance) {
-  try {
-    instance.child.kill("SIGTERM");
-  } catch { /* already gone */ }
-  await instance.child.status;
+  await stopDemo(instance);
   await Deno.remove(instance.dir, { recursive: true });
 }
 
@@ -131,19 +104,7 @@ Deno.test("3 instances on one PostgreSQL and one S3: no lost update, conflicts 4
     const urls = instances.map((x) => x.url);
 
     // Sign in on instance 0; the session works on every instance.
-    const login = await fetch(`${urls[0]}/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "Sec-Fetch-Site": "same-origin",
-        Origin: urls[0],
-      },
-      body: new URLSearchParams({ password: PASSWORD }).toString(),
-    });
-    await login.body?.cancel();
-    assert.equal(login.status, 303);
-    const cookie = login.headers.get("Set-Cookie")!.split(";")[0];
+    const cookie = await login(urls[0]);
 
     // Media through instance 2 lands in the one S3 bucket.
     const upload = await fetch(`${urls[2]}/api/cms/media`, {

@@ -8,10 +8,15 @@
 import assert from "node:assert/strict";
 import { buildClient } from "../tools/build_client.ts";
 import { contentVersion } from "../server/version.ts";
+import {
+  DEMO_PASSWORD as PASSWORD,
+  type DemoProcess,
+  login,
+  spawnDemo,
+  stopDemo,
+} from "./helpers/demo.ts";
 import { startPostgres } from "./helpers/postgres.ts";
 
-const PASSWORD = "correct horse battery staple";
-const ROOT = new URL("../", import.meta.url);
 const FIELDS = [
   "title",
   "summary",
@@ -21,11 +26,6 @@ const FIELDS = [
   "features.2",
 ];
 const RICH = new Set(["summary", "body"]);
-
-interface Instance {
-  url: string;
-  child: Deno.ChildProcess;
-}
 
 function baseEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {
@@ -42,63 +42,9 @@ function baseEnv(extra: Record<string, string>): Record<string, string> {
   return env;
 }
 
-/** Starts `deno run demo/main.ts`; waits for "Demo running at". */
-async function spawn(env: Record<string, string>): Promise<Instance> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "demo/main.ts"],
-    cwd: ROOT,
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  try {
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const { value, done } = await lines.read();
-      if (done) throw new Error(`demo exited early: ${seen}`);
-      seen += value;
-      const match = seen.match(/Demo running at (http:\/\/\S+?)\/?\s/);
-      if (match) {
-        (async () => {
-          try {
-            while (!(await lines.read()).done);
-          } catch { /* closed */ }
-        })();
-        return { url: match[1], child };
-      }
-    }
-    throw new Error("demo did not start within 60 s");
-  } catch (err) {
-    child.kill("SIGKILL");
-    await child.status;
-    throw err;
-  }
-}
-
-async function stop(instance: Instance, signal: Deno.Signal = "SIGTERM") {
-  try {
-    instance.child.kill(signal);
-  } catch { /* already gone */ }
-  await instance.child.status;
-}
-
-async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      "Sec-Fetch-Site": "same-origin",
-      Origin: url,
-    },
-    body: new URLSearchParams({ password: PASSWORD }).toString(),
-  });
-  await res.body?.cancel();
-  assert.equal(res.status, 303);
-  return res.headers.get("Set-Cookie")!.split(";")[0];
+/** Starts a demo process with exactly `env`. */
+function spawn(env: Record<string, string>): Promise<DemoProcess> {
+  return spawnDemo(env, { clearEnv: true, stderr: "null" });
 }
 
 function headers(url: string, cookie: string): HeadersInit {
@@ -163,7 +109,7 @@ Deno.test("drafts on 3 instances, one PostgreSQL: concurrent saves and publishes
   await using pg = await startPostgres();
   const clientDir = await Deno.makeTempDir({ prefix: "cms-pubmulti-client-" });
   const dirs: string[] = [];
-  const instances: Instance[] = [];
+  const instances: DemoProcess[] = [];
   try {
     await buildClient(clientDir);
     const databaseUrl = await pg.database();
@@ -249,7 +195,7 @@ Deno.test("drafts on 3 instances, one PostgreSQL: concurrent saves and publishes
       `3 instances, ${ROUNDS} rounds: ${accepted} draft saves, ${publishedFields} fields published, 0 lost`,
     );
   } finally {
-    await Promise.all(instances.map((x) => stop(x)));
+    await Promise.all(instances.map((x) => stopDemo(x)));
     for (const dir of [...dirs, clientDir]) {
       await Deno.remove(dir, { recursive: true });
     }
@@ -278,7 +224,7 @@ async function crashRounds(
         body: "{}",
       }).then((r) => r.body?.cancel(), () => {});
       await new Promise((r) => setTimeout(r, delay));
-      await stop(instance, "SIGKILL");
+      await stopDemo(instance, "SIGKILL");
       await pending;
       instance = await spawn(env);
       const after = await login(instance.url);
@@ -296,7 +242,7 @@ async function crashRounds(
         outcomes.push("none");
       }
     } finally {
-      await stop(instance, "SIGKILL");
+      await stopDemo(instance, "SIGKILL");
     }
   }
   return outcomes;
