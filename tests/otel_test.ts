@@ -5,6 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { buildClient } from "../tools/build_client.ts";
+import {
+  type DemoProcess,
+  login,
+  spawnDemo,
+  stopDemo,
+} from "./helpers/demo.ts";
 
 const PASSWORD = "otel-test-password";
 
@@ -80,52 +86,23 @@ Deno.test({
     );
     const dataDir = await Deno.makeTempDir({ prefix: "cms-otel-" });
     const clientDir = await Deno.makeTempDir({ prefix: "cms-client-" });
-    let proc: Deno.ChildProcess | undefined;
+    let demo: DemoProcess | undefined;
     try {
       await buildClient(clientDir);
-      proc = new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "demo/main.ts"],
-        env: {
-          PORT: "0",
-          CMS_DATA_DIR: dataDir,
-          CMS_CLIENT_DIR: clientDir,
-          CMS_EDITOR_PASSWORD: PASSWORD,
-          OTEL_DENO: "true",
-          OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
-          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiver.addr.port}`,
-          OTEL_METRIC_EXPORT_INTERVAL: "500",
-          OTEL_BSP_SCHEDULE_DELAY: "200",
-          OTEL_BLRP_SCHEDULE_DELAY: "200",
-          OTEL_SERVICE_NAME: "cms-demo",
-        },
-        stdout: "piped",
-        stderr: "null",
-      }).spawn();
-      const out = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let seen = "";
-      let base = "";
-      for (let i = 0; i < 200 && !base; i++) {
-        const { done, value } = await out.read();
-        if (done) break;
-        seen += value;
-        base =
-          /Demo running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(seen)?.[1] ??
-            "";
-      }
-      assert.ok(base, `demo did not start: ${seen}`);
-      void (async () => {
-        for (let i = 0; i < 100_000; i++) {
-          if ((await out.read()).done) return;
-        }
-      })().catch(() => {});
-
-      const login = await fetch(`${base}/login`, {
-        method: "POST",
-        body: new URLSearchParams({ password: PASSWORD, next: "/" }),
-        redirect: "manual",
-      });
-      await login.body?.cancel();
-      const cookie = login.headers.get("Set-Cookie")!.split(";")[0];
+      demo = await spawnDemo({
+        CMS_DATA_DIR: dataDir,
+        CMS_CLIENT_DIR: clientDir,
+        CMS_EDITOR_PASSWORD: PASSWORD,
+        OTEL_DENO: "true",
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiver.addr.port}`,
+        OTEL_METRIC_EXPORT_INTERVAL: "500",
+        OTEL_BSP_SCHEDULE_DELAY: "200",
+        OTEL_BLRP_SCHEDULE_DELAY: "200",
+        OTEL_SERVICE_NAME: "cms-demo",
+      }, { stderr: "null" });
+      const base = demo.url;
+      const cookie = await login(base, PASSWORD);
       const send = async (path: string, body: BodyInit, type: string) => {
         const res = await fetch(`${base}${path}`, {
           method: path.endsWith("save") ? "PATCH" : "POST",
@@ -216,12 +193,7 @@ Deno.test({
       // Console output (our JSON log lines) goes out as OTel logs too.
       assert.ok(received["/v1/logs"].length > 0, "logs exported");
     } finally {
-      if (proc) {
-        try {
-          proc.kill("SIGKILL");
-        } catch { /* exited */ }
-        await proc.status;
-      }
+      if (demo) await stopDemo(demo, "SIGKILL");
       await receiver.shutdown();
       await Deno.remove(dataDir, { recursive: true });
       await Deno.remove(clientDir, { recursive: true });

@@ -7,68 +7,19 @@ import assert from "node:assert/strict";
 import { buildClient } from "../tools/build_client.ts";
 import { samplePng } from "../demo/sample_image.ts";
 import { KvContentStore } from "../server/store/kv.ts";
+import { type DemoProcess, login, spawnDemo } from "./helpers/demo.ts";
 
 const PASSWORD = "shutdown-test-password";
 const enc = new TextEncoder();
 
-interface Demo {
-  proc: Deno.ChildProcess;
-  port: number;
-  dataDir: string;
-  output: Promise<string>;
-}
-
-async function startDemo(clientDir: string, dataDir: string): Promise<Demo> {
-  const proc = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "demo/main.ts"],
-    env: {
-      PORT: "0",
-      CMS_DATA_DIR: dataDir,
-      CMS_CLIENT_DIR: clientDir,
-      CMS_EDITOR_PASSWORD: PASSWORD,
-      CMS_SHUTDOWN_DEADLINE_MS: "8000",
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const lines = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  let port = 0;
-  const until = Date.now() + 30_000;
-  while (!port && Date.now() < until) {
-    const { done, value } = await lines.read();
-    if (done) break;
-    seen += value;
-    const m = /Demo running at http:\/\/127\.0\.0\.1:(\d+)\//.exec(seen);
-    if (m) port = Number(m[1]);
-  }
-  if (!port) {
-    proc.kill("SIGKILL");
-    throw new Error(`demo did not start: ${seen}`);
-  }
-  const output = (async () => {
-    for (;;) {
-      const { done, value } = await lines.read();
-      if (done) return seen;
-      seen += value;
-    }
-  })();
-  void proc.stderr.pipeTo(Deno.stderr.writable, { preventClose: true })
-    .catch(() => {});
-  return { proc, port, dataDir, output };
-}
-
-async function login(port: number): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${port}/login`, {
-    method: "POST",
-    body: new URLSearchParams({ password: PASSWORD, next: "/" }),
-    redirect: "manual",
+/** Runs the demo as a process that drains on SIGTERM. */
+function startDemo(clientDir: string, dataDir: string): Promise<DemoProcess> {
+  return spawnDemo({
+    CMS_DATA_DIR: dataDir,
+    CMS_CLIENT_DIR: clientDir,
+    CMS_EDITOR_PASSWORD: PASSWORD,
+    CMS_SHUTDOWN_DEADLINE_MS: "8000",
   });
-  await res.body?.cancel();
-  assert.equal(res.status, 303);
-  const cookie = res.headers.get("Set-Cookie")?.split(";")[0];
-  assert.ok(cookie, "session cookie");
-  return cookie;
 }
 
 /** A request over its own TCP connection, its body sent in two parts. */
@@ -121,8 +72,8 @@ async function oneRun(clientDir: string, png: Uint8Array): Promise<void> {
   const demo = await startDemo(clientDir, dataDir);
   const client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
   try {
-    const cookie = await login(demo.port);
-    const base = `http://127.0.0.1:${demo.port}`;
+    const cookie = await login(demo.url, PASSWORD);
+    const base = demo.url;
     const acknowledged: string[] = [];
     const statuses: number[] = [];
 
@@ -182,9 +133,9 @@ async function oneRun(clientDir: string, png: Uint8Array): Promise<void> {
     };
     const lanes = [fast(0), fast(1)];
     await new Promise((r) => setTimeout(r, 150));
-    demo.proc.kill("SIGTERM");
+    demo.child.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 150));
-    demo.proc.kill("SIGTERM"); // a second signal is harmless
+    demo.child.kill("SIGTERM"); // a second signal is harmless
     await new Promise((r) => setTimeout(r, 150));
 
     // While draining, a new request is answered 503 + Connection: close.
@@ -216,7 +167,7 @@ async function oneRun(clientDir: string, png: Uint8Array): Promise<void> {
     stop = true;
     await Promise.all(lanes);
 
-    const { code } = await demo.proc.status;
+    const { code } = await demo.child.status;
     assert.equal(code, 0, await demo.output);
     for (const s of statuses) assert.ok(s === 204 || s === 503, `status ${s}`);
 
@@ -241,9 +192,9 @@ async function oneRun(clientDir: string, png: Uint8Array): Promise<void> {
   } finally {
     client.close();
     try {
-      demo.proc.kill("SIGKILL");
+      demo.child.kill("SIGKILL");
     } catch { /* already exited */ }
-    await demo.proc.status;
+    await demo.child.status;
     await demo.output.catch(() => "");
     await Deno.remove(dataDir, { recursive: true });
   }
