@@ -13,28 +13,13 @@ import {
 } from "../fresh/mod.ts";
 import { PreviewSigner } from "../server/preview.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
-import type { Editor } from "../server/types.ts";
-import {
-  csrf,
-  FRESH_METHODS,
-  FreshModelApp,
-  type Middleware,
-} from "./helpers/fresh_chain.ts";
+import { FRESH_METHODS } from "./helpers/fresh_chain.ts";
+import { sessionApp, type SessionState } from "./helpers/fresh_site.ts";
 
-interface State {
-  user?: Editor;
-}
+type State = SessionState;
 
 const ALLOWLIST = { pages: { title: "plain", body: "rich" } } as const;
 const SECRET = "a preview secret of at least 32 bytes, for tests";
-
-/** The toy session: `Cookie: session=ada` is an editor. */
-const session: Middleware<State> = (ctx) => {
-  if (ctx.req.headers.get("Cookie") === "session=ada") {
-    ctx.state.user = { name: "Ada" };
-  }
-  return ctx.next();
-};
 
 /** A store whose title has history and an unpublished draft of body. */
 async function draftedStore() {
@@ -56,9 +41,7 @@ async function draftedStore() {
 async function siteApp(options: { trustProxy: boolean; withCsrf: boolean }) {
   const store = await draftedStore();
   const signer = new PreviewSigner(SECRET);
-  const app = new FreshModelApp<State>({ trustProxy: options.trustProxy });
-  if (options.withCsrf) app.use(csrf());
-  app.use(session);
+  const app = sessionApp<State>(options);
   const authorize = (ctx: FreshContextLike<State>) => ctx.state.user ?? null;
   const hooks = { authorize, allowlist: ALLOWLIST, store };
   const drafts = cmsDraftRoutes<State>(hooks);

@@ -22,6 +22,7 @@ import {
   FreshModelApp,
   type Middleware,
 } from "./helpers/fresh_chain.ts";
+import { ADA, sessionApp } from "./helpers/fresh_site.ts";
 
 interface State {
   user?: Editor;
@@ -32,7 +33,6 @@ const ORIGIN = "http://site.test";
 const ALLOWLIST = {
   pages: { title: "plain", body: "rich", features: "list" },
 } as const;
-const ADA = { name: "Ada" };
 
 /** A context shaped like Fresh 2's (req, url, params, state, next). */
 function ctxFor(
@@ -77,12 +77,6 @@ const PNG_1X1 = Uint8Array.from(
   (c) => c.charCodeAt(0),
 );
 
-/** The toy session of these tests: `Cookie: session=ada` is an editor. */
-const session: Middleware<State> = (ctx) => {
-  if (ctx.req.headers.get("Cookie") === "session=ada") ctx.state.user = ADA;
-  return ctx.next();
-};
-
 /**
  * A Fresh-like app as the example wires it: `csrf()` (optional), the
  * session, then the save and media endpoints as file routes.
@@ -93,9 +87,7 @@ function siteApp(options: {
   store?: MemoryContentStore;
 } = {}) {
   const store = options.store ?? seededStore();
-  const app = new FreshModelApp<State>({ trustProxy: options.trustProxy });
-  if (options.withCsrf ?? true) app.use(csrf());
-  app.use(session);
+  const app = sessionApp<State>(options);
   const authorize = (ctx: FreshContextLike<State>) => ctx.state.user;
   app.fsRoute("/api/cms/save", {
     handler: cmsSaveRoute<State>({ authorize, allowlist: ALLOWLIST, store }),
@@ -481,8 +473,7 @@ Deno.test("fresh: canEdit and authorizeMedia get the Fresh context", async () =>
 
 Deno.test("fresh: an explicit publicOrigin wins over ctx.url", async () => {
   const store = seededStore();
-  const app = new FreshModelApp<State>({ trustProxy: true });
-  app.use(session);
+  const app = sessionApp<State>({ trustProxy: true, withCsrf: false });
   app.fsRoute("/api/cms/save", {
     handler: cmsSaveRoute<State>({
       authorize: (ctx) => ctx.state.user,
