@@ -10,7 +10,9 @@ import { samplePng } from "../demo/sample_image.ts";
 import {
   DEMO_PASSWORD as PASSWORD,
   type DemoProcess,
+  editorHeaders,
   login,
+  revisions,
   spawnDemo,
   stopDemo,
 } from "./helpers/demo.ts";
@@ -40,15 +42,6 @@ async function stop(instance: Instance) {
   await Deno.remove(instance.dir, { recursive: true });
 }
 
-function headers(url: string, cookie: string): HeadersInit {
-  return {
-    Cookie: cookie,
-    "Sec-Fetch-Site": "same-origin",
-    Origin: url,
-    "Content-Type": "application/json",
-  };
-}
-
 async function save(
   url: string,
   cookie: string,
@@ -58,7 +51,7 @@ async function save(
 ) {
   const res = await fetch(`${url}/api/cms/save`, {
     method: "PATCH",
-    headers: headers(url, cookie),
+    headers: editorHeaders(url, cookie),
     body: JSON.stringify({
       collection: "pages",
       key: "home",
@@ -69,16 +62,6 @@ async function save(
   });
   await res.body?.cancel();
   return { status: res.status, version: res.headers.get("CMS-Version") };
-}
-
-async function revisions(url: string, cookie: string, field: string) {
-  const res = await fetch(
-    `${url}/api/cms/history?field=pages:home:${field}&limit=1000`,
-    { headers: headers(url, cookie) },
-  );
-  assert.equal(res.status, 200);
-  const body = await res.json();
-  return body.revisions as { id: string; editor: string | null }[];
 }
 
 Deno.test("3 instances on one PostgreSQL and one S3: no lost update, conflicts 409, history complete", async () => {
@@ -109,7 +92,10 @@ Deno.test("3 instances on one PostgreSQL and one S3: no lost update, conflicts 4
     // Media through instance 2 lands in the one S3 bucket.
     const upload = await fetch(`${urls[2]}/api/cms/media`, {
       method: "POST",
-      headers: { ...headers(urls[2], cookie), "Content-Type": "image/png" },
+      headers: {
+        ...editorHeaders(urls[2], cookie),
+        "Content-Type": "image/png",
+      },
       body: await samplePng(20, 10),
     });
     assert.equal(upload.status, 200);

@@ -11,7 +11,9 @@ import { contentVersion } from "../server/version.ts";
 import {
   DEMO_PASSWORD as PASSWORD,
   type DemoProcess,
+  editorHeaders,
   login,
+  revisions,
   spawnDemo,
   stopDemo,
 } from "./helpers/demo.ts";
@@ -47,15 +49,6 @@ function spawn(env: Record<string, string>): Promise<DemoProcess> {
   return spawnDemo(env, { clearEnv: true, stderr: "null" });
 }
 
-function headers(url: string, cookie: string): HeadersInit {
-  return {
-    Cookie: cookie,
-    "Sec-Fetch-Site": "same-origin",
-    Origin: url,
-    "Content-Type": "application/json",
-  };
-}
-
 function valueOf(field: string, text: string): string {
   return RICH.has(field) ? `<p>${text}</p>` : text;
 }
@@ -63,7 +56,7 @@ function valueOf(field: string, text: string): string {
 async function save(url: string, cookie: string, field: string, text: string) {
   const res = await fetch(`${url}/api/cms/save`, {
     method: "PATCH",
-    headers: headers(url, cookie),
+    headers: editorHeaders(url, cookie),
     body: JSON.stringify({
       collection: "pages",
       key: "home",
@@ -78,7 +71,7 @@ async function save(url: string, cookie: string, field: string, text: string) {
 async function publish(url: string, cookie: string, body: unknown = {}) {
   const res = await fetch(`${url}/api/cms/publish`, {
     method: "POST",
-    headers: headers(url, cookie),
+    headers: editorHeaders(url, cookie),
     body: JSON.stringify(body),
   });
   const data = await res.json();
@@ -87,22 +80,10 @@ async function publish(url: string, cookie: string, body: unknown = {}) {
 
 async function drafts(url: string, cookie: string): Promise<string[]> {
   const res = await fetch(`${url}/api/cms/drafts`, {
-    headers: headers(url, cookie),
+    headers: editorHeaders(url, cookie),
   });
   assert.equal(res.status, 200);
   return (await res.json()).drafts.map((d: { field: string }) => d.field);
-}
-
-async function revisions(url: string, cookie: string, field: string) {
-  const res = await fetch(
-    `${url}/api/cms/history?field=pages:home:${field}&limit=1000`,
-    { headers: headers(url, cookie) },
-  );
-  assert.equal(res.status, 200);
-  return (await res.json()).revisions as {
-    editor: string | null;
-    published?: string;
-  }[];
 }
 
 Deno.test("drafts on 3 instances, one PostgreSQL: concurrent saves and publishes lose nothing; stale publish is 409", async () => {
@@ -220,7 +201,7 @@ async function crashRounds(
       }
       const pending = fetch(`${instance.url}/api/cms/publish`, {
         method: "POST",
-        headers: headers(instance.url, cookie),
+        headers: editorHeaders(instance.url, cookie),
         body: "{}",
       }).then((r) => r.body?.cancel(), () => {});
       await new Promise((r) => setTimeout(r, delay));

@@ -10,6 +10,7 @@ import {
   type DemoServer,
   startDemo,
 } from "../../demo/main.ts";
+import type { RevisionSummary } from "../../server/history.ts";
 
 /** The editor password the demo tests use. */
 export const DEMO_PASSWORD = "correct horse battery staple";
@@ -67,6 +68,48 @@ export async function login(
   await res.body?.cancel();
   assert.equal(res.status, 303);
   return res.headers.get("Set-Cookie")!.split(";")[0];
+}
+
+/**
+ * The headers of an editor's same-site JSON call to the demo's endpoints.
+ *
+ * @example
+ * ```ts
+ * import { editorHeaders } from "./demo.ts";
+ * editorHeaders("http://127.0.0.1:8000", "cms_session=abc");
+ * ```
+ */
+export function editorHeaders(url: string, cookie: string): HeadersInit {
+  return {
+    Cookie: cookie,
+    "Sec-Fetch-Site": "same-origin",
+    Origin: url,
+    "Content-Type": "application/json",
+  };
+}
+
+/**
+ * The history of `pages:home:<field>` (up to 1000 revisions, newest
+ * first), asserting the 200.
+ *
+ * @example
+ * ```ts
+ * import { login, revisions } from "./demo.ts";
+ * const url = "http://127.0.0.1:8000";
+ * const list = await revisions(url, await login(url), "title");
+ * ```
+ */
+export async function revisions(
+  url: string,
+  cookie: string,
+  field: string,
+): Promise<RevisionSummary[]> {
+  const res = await fetch(
+    `${url}/api/cms/history?field=pages:home:${field}&limit=1000`,
+    { headers: editorHeaders(url, cookie) },
+  );
+  assert.equal(res.status, 200);
+  return (await res.json()).revisions;
 }
 
 /**
