@@ -515,7 +515,19 @@ export function isAllowedAttribute(
   value: string,
   mediaBase?: string,
 ): boolean {
-  if (ATTR_SETS.get(el.localName)?.has(name) !== true) return false;
+  return isAllowedOn(ATTR_SETS.get(el.localName), el, name, value, mediaBase);
+}
+
+// The same, given the element's set of kept attributes (`ATTR_SETS`), so a
+// caller that judges several attributes of one element reads its tag once.
+function isAllowedOn(
+  kept: ReadonlySet<string> | undefined,
+  el: Element,
+  name: string,
+  value: string,
+  mediaBase: string | undefined,
+): boolean {
+  if (kept?.has(name) !== true) return false;
   const exact = EXACT_VALUES.get(name);
   if (exact !== undefined) return value === exact;
   if (name === "href") return isAllowedUrl(value, LINK_SCHEMES);
@@ -704,7 +716,21 @@ interface InstanceState {
   removed: number;
   /** Nodes the hooks removed; DOMPurify's attribute records on them are moot. */
   gone: WeakSet<Node>;
+  /** Whether the input may hold a `<pre>` (else no text needs protecting). */
+  pre: boolean;
+  /** The element whose attributes are being judged, and its kept names. */
+  el: Element | null;
+  kept: ReadonlySet<string> | undefined;
+  /** The last `<a>` with an attribute the policy may keep. */
+  link: Element | null;
 }
+
+// Attribute names some tag keeps; DOMPurify's `ALLOWED_ATTR` (the same
+// names) removes any other, so the attribute hook need not look at the tag.
+const SOME_TAG_KEEPS = new Set<string>(SANITIZER_POLICY.ALLOWED_ATTR);
+const LINK_ATTRS = ATTR_SETS.get("a");
+// A `<pre>` element comes only from a `<pre` start tag in the markup.
+const PRE_TAG = /<pre/i;
 
 const installed = new WeakMap<Purifier, InstanceState>();
 
@@ -714,7 +740,15 @@ function install(purify: Purifier): InstanceState {
   if (!purify.isSupported) {
     throw new Error("DOMPurify is not supported by this window");
   }
-  const state: InstanceState = { options: {}, removed: 0, gone: new WeakSet() };
+  const state: InstanceState = {
+    options: {},
+    removed: 0,
+    gone: new WeakSet(),
+    pre: true,
+    el: null,
+    kept: undefined,
+    link: null,
+  };
   purify.addHook("uponSanitizeElement", (node, data) => {
     // Kept tags (but <img>), text and comments: DOMPurify decides alone.
     if (FAST_KEPT.has(data.tagName)) return;
@@ -745,17 +779,25 @@ function install(purify: Purifier): InstanceState {
     }
   });
   purify.addHook("uponSanitizeAttribute", (node, event) => {
+    const name = event.attrName;
+    if (!SOME_TAG_KEEPS.has(name)) return; // DOMPurify removes it
+    if (node !== state.el) { // the tag is read once per element
+      state.el = node;
+      state.kept = ATTR_SETS.get(node.localName);
+      if (state.kept === LINK_ATTRS) state.link = node;
+    }
     const value = event.attrValue;
-    if (
-      !isAllowedAttribute(node, event.attrName, value, state.options.mediaBase)
-    ) event.keepAttr = false;
-    else event.attrValue = value; // as judged (trimmed)
+    if (!isAllowedOn(state.kept, node, name, value, state.options.mediaBase)) {
+      event.keepAttr = false;
+    } else event.attrValue = value; // as judged (trimmed)
   });
   purify.addHook("afterSanitizeElements", (node) => {
-    if (node.nodeType === 3) protectPreNewline(node as Text);
+    if (state.pre && node.nodeType === 3) protectPreNewline(node as Text);
   });
   purify.addHook("afterSanitizeAttributes", (node) => {
-    if (node.localName === "a" && isHtmlElement(node)) {
+    // Only an <a> with an attribute the policy may keep needs a look: one
+    // with none has no rel or target to set or remove.
+    if (node === state.link && isHtmlElement(node)) {
       if (node.hasAttribute("href")) node.setAttribute("rel", LINK_REL);
       else {
         // A link without an address keeps neither rel nor target.
@@ -818,12 +860,18 @@ export function createSanitizer(
     state.options = options;
     state.removed = 0;
     state.gone = new WeakSet();
-    return purify.sanitize(
-      dirty,
-      typeof dirty === "string"
-        ? SANITIZER_POLICY
-        : { ...SANITIZER_POLICY, IN_PLACE: true },
-    );
+    state.pre = typeof dirty !== "string" || PRE_TAG.test(dirty);
+    try {
+      return purify.sanitize(
+        dirty,
+        typeof dirty === "string"
+          ? SANITIZER_POLICY
+          : { ...SANITIZER_POLICY, IN_PLACE: true },
+      );
+    } finally {
+      // Hold no node of this document past the call.
+      state.el = state.link = null;
+    }
   };
   const counted = (html: string): SanitizeResult => {
     if (typeof html !== "string") {
