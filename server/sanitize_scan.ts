@@ -515,12 +515,17 @@ function scan(
     const top = stack[stack.length - 1];
     return top === undefined || top.html;
   };
-  // Index of the last open HTML element named in `names`, looking no
-  // further than an element of `scope` (or a foreign scope boundary).
-  const inScope = (names: Set<string>, scope: Set<string>) => {
+  // Index of the last open HTML element named in `names` (one name or a
+  // set), looking no further than an element of `scope` (or a foreign scope
+  // boundary).
+  const inScope = (names: string | Set<string>, scope: Set<string>) => {
+    const one = typeof names === "string";
     for (let k = stack.length - 1; k >= 0; k--) {
       const open = stack[k];
-      if (open.ns === "html" && names.has(open.name)) return k;
+      if (
+        open.ns === "html" &&
+        (one ? open.name === names : (names as Set<string>).has(open.name))
+      ) return k;
       if (open.ns === "html" ? scope.has(open.name) : isForeignSpecial(open)) {
         return -1;
       }
@@ -551,14 +556,9 @@ function scan(
     }
     return false;
   };
-  const P = new Set(["p"]);
   const LI = new Set(["li"]);
   const DTDD = new Set(["dt", "dd"]);
   const CELL = new Set(["td", "th"]);
-  const ROW = new Set(["tr"]);
-  const BUTTON = new Set(["button"]);
-  const CAPTION = new Set(["caption"]);
-  const SELECT = new Set(["select"]);
 
   // The parser inserts <tbody> and <tr> (and <colgroup> for <col>) that
   // the markup leaves out: charged as nodes and depth.
@@ -659,7 +659,7 @@ function scan(
         return true;
       }
       if (ends) {
-        const k = inScope(SELECT, TABLE_SCOPE);
+        const k = inScope("select", TABLE_SCOPE);
         if (k >= 0) popTo(k);
         if (name === "select") return false;
       }
@@ -697,18 +697,18 @@ function scan(
       : name === "td" || name === "th"
       ? inScope(CELL, TABLE_SCOPE)
       : name === "tr"
-      ? inScope(ROW, TABLE_SCOPE)
+      ? inScope("tr", TABLE_SCOPE)
       : name === "button"
-      ? inScope(BUTTON, SCOPE)
+      ? inScope("button", SCOPE)
       : -1;
     if (implied >= 0) popTo(implied);
     if (TABLE_STARTS.has(name) && name !== "table") {
       // Table parts end an open caption first.
-      const caption = inScope(CAPTION, TABLE_SCOPE);
+      const caption = inScope("caption", TABLE_SCOPE);
       if (caption >= 0) popTo(caption);
     }
     if (CLOSES_P.has(name)) {
-      const p = inScope(P, BUTTON_SCOPE);
+      const p = inScope("p", BUTTON_SCOPE);
       if (p >= 0) popTo(p);
     }
     const current = stack[stack.length - 1];
@@ -771,7 +771,7 @@ function scan(
       return;
     }
     if (FORMATTING.has(name)) {
-      const k = inScope(new Set([name]), SCOPE);
+      const k = inScope(name, SCOPE);
       if (k >= 0) return adopt(k);
       // Its end tag ends the latest such element the parser would reopen
       // (unless a marker, e.g. a <template>, hides it).
@@ -785,7 +785,7 @@ function scan(
       }
       return;
     }
-    const names = HEADINGS.has(name) ? HEADINGS : new Set([name]);
+    const names = HEADINGS.has(name) ? HEADINGS : name;
     if (
       name === "p" || name === "li" || HEADINGS.has(name) ||
       TABLE_ENDS.has(name) || BLOCK_ENDS.has(name)
@@ -916,26 +916,27 @@ function scan(
       j++;
       while (j < n && isSpace(html.charCodeAt(j))) j++;
       const q = html.charCodeAt(j);
-      let value: string;
+      // The value is only read for <annotation-xml encoding>: no slice else.
+      let valueStart = j;
+      let valueEnd: number;
       if (q === 0x22 || q === 0x27) {
-        const close = html.indexOf(html[j], j + 1);
-        if (close === -1) return n;
-        value = html.slice(j + 1, close);
-        j = close + 1;
+        valueEnd = html.indexOf(q === 0x22 ? '"' : "'", j + 1);
+        if (valueEnd === -1) return n;
+        valueStart = j + 1;
+        j = valueEnd + 1;
       } else {
-        const valueStart = j;
         while (j < n) {
           const c = html.charCodeAt(j);
           if (isSpace(c) || c === 0x3e) break;
           j++;
         }
-        value = html.slice(valueStart, j);
+        valueEnd = j;
       }
       if (
         name === "annotation-xml" &&
         html.slice(attrStart, attrEnd).toLowerCase() === "encoding"
       ) {
-        const encoding = value.toLowerCase();
+        const encoding = html.slice(valueStart, valueEnd).toLowerCase();
         htmlEncoding ||= encoding === "text/html" ||
           encoding === "application/xhtml+xml";
       }
