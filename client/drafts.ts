@@ -45,7 +45,9 @@ function draftKeys(s: DraftStorage): string[] {
  * The draft store of the editing session, on `localStorage` (or the storage
  * `source` returns). A draft only counts when it was made from the same
  * stored value (`base`), so an unversioned field never resurrects a stale
- * draft.
+ * draft. `clear` only marks a draft for removal; `flush` (the model calls it
+ * once its save queue is drained) and `read` remove the marked ones in one
+ * batch, and a `write` of the same draft first unmarks it.
  *
  * @example
  * ```ts ignore
@@ -56,8 +58,16 @@ function draftKeys(s: DraftStorage): string[] {
 export function localDrafts(
   source: DraftSource = () => localStorage,
 ): DraftStore {
+  // Keys whose removal `clear` deferred to the next `flush`.
+  const stale = new Set<string>();
+  const flush = () => {
+    if (!stale.size) return;
+    for (const key of stale) use(source, (s) => s.removeItem(key));
+    stale.clear();
+  };
   return {
     read() {
+      flush();
       if (!use(source, (s) => draftKeys(s).length)) return;
       return (f) =>
         use(source, (s) => {
@@ -66,16 +76,20 @@ export function localDrafts(
           if (ok && d.value !== f.base) return d.value as string;
         });
     },
-    write: (f) =>
+    write(f) {
+      const key = keyOf(f);
+      stale.delete(key);
       use(
         source,
         (s) =>
-          f.value === f.base ? s.removeItem(keyOf(f)) : s.setItem(
-            keyOf(f),
+          f.value === f.base ? s.removeItem(key) : s.setItem(
+            key,
             JSON.stringify({ base: f.base, value: f.value }),
           ),
-      ),
-    clear: (f) => use(source, (s) => s.removeItem(keyOf(f))),
+      );
+    },
+    clear: (f) => void stale.add(keyOf(f)),
+    flush,
   };
 }
 

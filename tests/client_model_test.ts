@@ -519,6 +519,37 @@ Deno.test("model: drafts are restored for the same base only, and cleared", () =
   assert.deepEqual(storage.keys(), ["unrelated"]);
 });
 
+Deno.test("model: saved drafts are removed in one batch once the queue drains", async () => {
+  const storage = new MemoryStorage();
+  const server = new FakeServer();
+  // Unversioned fields: a draft keeps its key across saves.
+  const model = createModel([field("title"), field("sub")], ["T", "S"], {
+    send: server.send,
+    drafts: localDrafts(() => storage),
+  });
+  const removed: string[] = [];
+  const removeItem = storage.removeItem.bind(storage);
+  storage.removeItem = (key: string) => (removed.push(key), removeItem(key));
+  model.edit(T, "T1");
+  model.edit("pages:home:sub", "S1");
+  server.hold = true;
+  const saving = model.save();
+  await flush();
+  // Edited while in flight: the same key now holds the newer draft.
+  model.edit(T, "T2");
+  server.hold = false;
+  server.release();
+  await saving;
+  assert.deepEqual(removed, ["cms-draft:pages:home:sub:"]);
+  assert.deepEqual(storage.keys(), ["cms-draft:pages:home:title:"]);
+  assert.deepEqual(
+    JSON.parse(storage.getItem("cms-draft:pages:home:title:")!),
+    { base: "T1", value: "T2" },
+  );
+  await model.save();
+  assert.deepEqual(storage.keys(), []);
+});
+
 Deno.test("model: storage failures never break editing", async () => {
   const broken = () => {
     throw new DOMException("denied", "SecurityError");
