@@ -8,7 +8,7 @@
  * @module
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { SpanStatusCode } from "@opentelemetry/api";
+import { type Attributes, SpanStatusCode } from "@opentelemetry/api";
 import { ERROR_CONTENT_TYPE, Status } from "../core/wire.ts";
 import { errorFacts, log } from "./log.ts";
 import { recordEndpoint, saveOutcome, traced } from "./telemetry.ts";
@@ -187,7 +187,7 @@ export function endpoint<Call = undefined>(
     return requests.run(
       state,
       () =>
-        traced(`cms.${name}`, { "cms.request_id": requestId }, async (span) => {
+        traced(`cms.${name}`, undefined, async (span) => {
           let res: Response;
           let error: unknown;
           try {
@@ -205,16 +205,22 @@ export function endpoint<Call = undefined>(
               (status < 500 || status === 503)
             ? facts.reason ?? REASONS[status] ?? String(status)
             : undefined;
-          span.setAttributes({
+          // One object, one call: with OTEL_DENO each call crosses into
+          // Rust, and spreads cost allocations on every request.
+          const attributes: Attributes = {
+            "cms.request_id": requestId,
             "http.response.status_code": status,
             "cms.outcome": name === "save"
               ? saveOutcome(status)
               : String(status),
-            ...(facts.collection && { "cms.collection": facts.collection }),
-            ...(facts.field && { "cms.field": facts.field }),
-            ...(facts.bytes !== undefined && { "cms.body.size": facts.bytes }),
-            ...(reason && { "cms.reason": reason }),
-          });
+          };
+          if (facts.collection) attributes["cms.collection"] = facts.collection;
+          if (facts.field) attributes["cms.field"] = facts.field;
+          if (facts.bytes !== undefined) {
+            attributes["cms.body.size"] = facts.bytes;
+          }
+          if (reason) attributes["cms.reason"] = reason;
+          span.setAttributes(attributes);
           if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
           recordEndpoint({
             endpoint: name,

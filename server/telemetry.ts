@@ -64,8 +64,9 @@ const requestDuration = meter.createHistogram("cms.request.duration", {
 });
 
 /**
- * Runs `run` inside a new active span named `name`; ends it when `run`
- * settles, marking it as an error when `run` throws.
+ * Runs `run` inside a new active span named `name` (with `attributes`
+ * known at its start, if any); ends it when `run` settles, marking it as an
+ * error when `run` throws.
  *
  * @example
  * ```ts
@@ -78,7 +79,7 @@ const requestDuration = meter.createHistogram("cms.request.duration", {
  */
 export function traced<T>(
   name: string,
-  attributes: Attributes,
+  attributes: Attributes | undefined,
   run: (span: Span) => Promise<T>,
 ): Promise<T> {
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
