@@ -140,7 +140,9 @@ export function createBar(
   let queue = Promise.resolve<ConflictChoice>("cancel");
   return {
     status(state, message) {
-      bar.dataset.state = state;
+      if (bar.getAttribute("data-state") !== state) {
+        bar.setAttribute("data-state", state);
+      }
       if (text.textContent !== message) text.textContent = message;
     },
     notice(message, discard) {

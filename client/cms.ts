@@ -68,8 +68,8 @@ const IMAGE_ATTRS = ["src", "width", "height", "srcset", "sizes"];
 
 /** Marks a region with its field's state, or removes the marks. */
 function markRegion(el: HTMLElement, state?: string): void {
-  if (state) el.dataset.cmsState = state;
-  else delete el.dataset.cmsState;
+  if (state) el.setAttribute("data-cms-state", state);
+  else el.removeAttribute("data-cms-state");
   if (state === "error") el.setAttribute("aria-invalid", "true");
   else el.removeAttribute("aria-invalid");
 }

@@ -258,6 +258,7 @@ export function createModel(
   }
 
   function unschedule(f: Field) {
+    if (!timers.has(f)) return;
     clock.clearTimeout(timers.get(f));
     timers.delete(f);
   }
@@ -271,17 +272,20 @@ export function createModel(
 
   /** Queues `list` for sending; resolves once the queue has drained. */
   function enqueue(list: Field[]): Promise<void> {
+    const added: Field[] = [];
     for (const f of list) {
       unschedule(f);
       f.retryAt = undefined;
       if (!f.saving) {
         f.saving = true;
         queue.push(f);
-        changed(f);
+        added.push(f);
       }
     }
     const done = new Promise<void>((r) => idle.push(r));
     pump();
+    // The requests are out first; the page shows them as saving meanwhile.
+    for (const f of added) changed(f);
     return done;
   }
 
