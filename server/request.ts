@@ -57,6 +57,9 @@ export async function admitEditor(
   return editor;
 }
 
+/** Strict UTF-8 (one decoder: a non-streaming `decode` keeps no state). */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
  * A body's bytes as a JSON object: 400 "Malformed JSON" for bytes that are
  * not UTF-8 JSON, 400 "Body must be a JSON object" for any other JSON value.
@@ -70,7 +73,7 @@ export async function admitEditor(
 export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   let data: unknown;
   try {
-    data = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    data = JSON.parse(utf8.decode(bytes));
   } catch {
     throw new HttpError(Status.BadRequest, "Malformed JSON");
   }
