@@ -133,6 +133,11 @@ export interface Purifier {
     entryPoint: "afterSanitizeAttributes",
     hook: (node: Element) => void,
   ): void;
+  /** Removes a hook registered with `addHook`. */
+  removeHook(
+    entryPoint: "afterSanitizeElements",
+    hook: (node: Node) => void,
+  ): unknown;
   /**
    * Sanitizes an HTML string, or with `IN_PLACE` an element's content where
    * it is.
@@ -716,8 +721,6 @@ interface InstanceState {
   removed: number;
   /** Nodes the hooks removed; DOMPurify's attribute records on them are moot. */
   gone: WeakSet<Node>;
-  /** Whether the input may hold a `<pre>` (else no text needs protecting). */
-  pre: boolean;
   /** The element whose attributes are being judged, and its kept names. */
   el: Element | null;
   kept: ReadonlySet<string> | undefined;
@@ -734,6 +737,12 @@ const PRE_TAG = /<pre/i;
 
 const installed = new WeakMap<Purifier, InstanceState>();
 
+// Registered only while a value that may hold a `<pre>` is sanitized: a
+// hook on every node costs a call per node.
+const preHook = (node: Node) => {
+  if (node.nodeType === 3) protectPreNewline(node as Text);
+};
+
 function install(purify: Purifier): InstanceState {
   const existing = installed.get(purify);
   if (existing) return existing;
@@ -744,7 +753,6 @@ function install(purify: Purifier): InstanceState {
     options: {},
     removed: 0,
     gone: new WeakSet(),
-    pre: true,
     el: null,
     kept: undefined,
     link: null,
@@ -790,9 +798,6 @@ function install(purify: Purifier): InstanceState {
     if (!isAllowedOn(state.kept, node, name, value, state.options.mediaBase)) {
       event.keepAttr = false;
     } else event.attrValue = value; // as judged (trimmed)
-  });
-  purify.addHook("afterSanitizeElements", (node) => {
-    if (state.pre && node.nodeType === 3) protectPreNewline(node as Text);
   });
   purify.addHook("afterSanitizeAttributes", (node) => {
     // Only an <a> with an attribute the policy may keep needs a look: one
@@ -860,7 +865,8 @@ export function createSanitizer(
     state.options = options;
     state.removed = 0;
     state.gone = new WeakSet();
-    state.pre = typeof dirty !== "string" || PRE_TAG.test(dirty);
+    const pre = typeof dirty !== "string" || PRE_TAG.test(dirty);
+    if (pre) purify.addHook("afterSanitizeElements", preHook);
     try {
       return purify.sanitize(
         dirty,
@@ -871,6 +877,7 @@ export function createSanitizer(
     } finally {
       // Hold no node of this document past the call.
       state.el = state.link = null;
+      if (pre) purify.removeHook("afterSanitizeElements", preHook);
     }
   };
   const counted = (html: string): SanitizeResult => {

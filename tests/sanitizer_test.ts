@@ -104,32 +104,45 @@ Deno.test("sanitizer: the same policy on two fresh jsdom instances agrees", asyn
   }
 });
 
-Deno.test("createSanitizer installs its hooks once per instance", () => {
+Deno.test("createSanitizer installs its hooks once per instance; the <pre> hook only around a value with <pre", () => {
   const hooks: string[] = [];
+  const during: string[][] = [];
   const fake: Purifier = {
     isSupported: true,
     addHook(name: string) {
       hooks.push(name);
     },
-    sanitize: (html) => String(html).toUpperCase(),
+    removeHook(name: string) {
+      hooks.splice(hooks.lastIndexOf(name), 1);
+    },
+    sanitize: (html) => {
+      during.push([...hooks]);
+      return String(html).toUpperCase();
+    },
   };
   const a = createSanitizer(fake);
   const b = createSanitizer(fake, { mediaBase: "/media/" });
   assert.notEqual(a, b);
-  assert.deepEqual(hooks, [
+  const installed = [
     "uponSanitizeElement",
     "uponSanitizeAttribute",
-    "afterSanitizeElements",
     "afterSanitizeAttributes",
-  ]);
+  ];
+  assert.deepEqual(hooks, installed);
   assert.equal(a("x"), "X");
-  assert.equal(b("y"), "Y");
+  assert.equal(b("<PRE>y"), "<PRE>Y");
+  assert.deepEqual(during, [
+    installed,
+    [...installed, "afterSanitizeElements"],
+  ]);
+  assert.deepEqual(hooks, installed); // removed again after the call
 });
 
 Deno.test("createSanitizer refuses an unsupported DOMPurify (it would pass input through)", () => {
   const fake: Purifier = {
     isSupported: false,
     addHook() {},
+    removeHook() {},
     sanitize: (html) => html,
   };
   assert.throws(() => createSanitizer(fake), /not supported/);
