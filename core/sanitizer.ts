@@ -608,10 +608,16 @@ export function flattenUnwrapped(
     return boundaryBefore();
   };
   // Flattens `el` (being unwrapped inside `parentTag`) into `out`; returns
-  // whether it held visible text.
-  const flatten = (el: Element, parentTag: string): boolean => {
+  // whether it held visible text when `needed` (else it may say false: only
+  // a separated element, or one inside it, looks at its text).
+  const flatten = (
+    el: Element,
+    parentTag: string,
+    needed: boolean,
+  ): boolean => {
     onUnwrap(el);
     const separated = isSeparated(el.localName, parentTag);
+    const needs = needed || separated;
     const brBefore = separated && !before();
     const after = separated && !isBoundary(el.nextSibling, "nextSibling");
     const start = out.length;
@@ -622,10 +628,10 @@ export function flattenUnwrapped(
         isHtmlElement(child) && child.localName !== "body" &&
         elementRule(child.localName) === "unwrap"
       ) {
-        content = flatten(child, el.localName) || content;
+        content = flatten(child, el.localName, needs) || content;
       } else {
         out.push(child);
-        content ||= (child.nodeType === 3 || isHtmlElement(child)) &&
+        content ||= needs && (child.nodeType === 3 || isHtmlElement(child)) &&
           !isTransparent(child) && (child.textContent ?? "").trim() !== "";
       }
     }
@@ -633,7 +639,7 @@ export function flattenUnwrapped(
     if (after && content) out.push(null);
     return content;
   };
-  flatten(node, parentTag);
+  flatten(node, parentTag, false);
   return out;
 }
 
