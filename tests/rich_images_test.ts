@@ -277,6 +277,65 @@ clientSiteTest("rich: images, alt text and the image tools", {
       },
     );
 
+    await t.step(
+      "paste a photo: the alt dialog, then srcset in the saved HTML",
+      async () => {
+        const page = await open();
+        try {
+          const bytes = await Deno.readFile(wide);
+          let binary = "";
+          for (let i = 0; i < bytes.length; i += 0x8000) {
+            binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+          }
+          await page.evaluate(
+            (sel, b64) => {
+              const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+              const dt = new DataTransfer();
+              dt.items.add(
+                new File([data], "pasted.jpg", { type: "image/jpeg" }),
+              );
+              const paste = new ClipboardEvent("paste", {
+                bubbles: true,
+                cancelable: true,
+              });
+              // Firefox gives synthetic events an empty copy of the DataTransfer.
+              Object.defineProperty(paste, "clipboardData", { value: dt });
+              document.querySelector(sel)!.dispatchEvent(paste);
+            },
+            REGION,
+            btoa(binary),
+          );
+          await waitDialog(page);
+          await page.type("A pasted photo");
+          await page.press("Enter");
+          await page.waitFor(
+            (sel) =>
+              [...document.querySelectorAll(`${sel} img`)].some((img) =>
+                img.getAttribute("alt") === "A pasted photo" &&
+                img.hasAttribute("srcset")
+              ),
+            {},
+            REGION,
+          );
+          await page.evaluate(() =>
+            (globalThis as unknown as { cmsHandle: { save(): Promise<void> } })
+              .cmsHandle.save()
+          );
+          const stored = (await site.store.get("pages", "home"))
+            ?.body as string;
+          const saved = stored.match(/<img [^>]*alt="A pasted photo"[^>]*>/)
+            ?.[0];
+          assert.ok(saved, stored);
+          assert.match(saved, /srcset="[^"]*480w[^"]*960w/);
+          assert.match(saved, /width="1200" height="800"/);
+          assert.match(saved, /loading="lazy"/);
+          assert.doesNotMatch(saved, /(data|blob):/);
+        } finally {
+          await page.close();
+        }
+      },
+    );
+
     await t.step("the missing-alt count follows pasted images", async () => {
       const page = await open();
       try {
