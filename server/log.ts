@@ -58,10 +58,19 @@ export type LogLine = LogRecord & { time: string };
 /** Where log lines go. Replace it with {@linkcode setLogger}. */
 export type Logger = (line: LogLine) => void;
 
+const encoder = new TextEncoder();
+
 /**
- * The default logger: one JSON line per record on stdout (`console.log`;
- * errors on `console.error`). With `OTEL_DENO=true`, Deno also exports
- * console output as OpenTelemetry logs.
+ * The default logger: one JSON line per record.
+ * - `info` and `debug` lines go straight to stdout;
+ * - `warn` and `error` lines go through `console.warn` / `console.error`
+ *   (stderr), so that with `OTEL_DENO=true` Deno also exports them as
+ *   OpenTelemetry logs, tied to the request's trace.
+ *
+ * An `info` line is not exported as an OpenTelemetry log because the
+ * request's span carries the same facts; exporting both doubled the
+ * telemetry's cost per request (see `bench/telemetry.ts`). Read the lines
+ * from stdout, or replace the logger with {@linkcode setLogger}.
  *
  * @example
  * ```ts
@@ -73,7 +82,14 @@ export type Logger = (line: LogLine) => void;
 export const jsonLines: Logger = (line) => {
   const text = JSON.stringify(line);
   if (line.level === "error") console.error(text);
-  else console.log(text);
+  else if (line.level === "warn") console.warn(text);
+  else {
+    let bytes = encoder.encode(text + "\n");
+    // A pipe may take a long line in parts; each write takes at least a byte.
+    for (let tries = bytes.length; bytes.length > 0 && tries > 0; tries--) {
+      bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
+    }
+  }
 };
 
 let current: Logger = jsonLines;

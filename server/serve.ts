@@ -5,7 +5,8 @@
  * - any new request is answered `503` with `Retry-After` and
  *   `Connection: close` (never a 4xx), and `draining` is aborted so a
  *   readiness check turns 503 too;
- * - once nothing is in flight (or at the deadline) the listener closes.
+ * - once nothing is in flight and no request has come for a moment
+ *   ({@linkcode QUIET_MS}), or at the deadline, the listener closes.
  *
  * A second signal is harmless; a third exits the process at once (code 130).
  *
@@ -70,6 +71,15 @@ export interface GracefulServer {
 
 const SIGNALS: Deno.Signal[] = ["SIGTERM", "SIGINT"];
 
+/**
+ * How long, once nothing is in flight, no new request may have arrived
+ * before the listener closes (ms). While clients still send, each gets a
+ * clear 503; a connection that arrives in the instant the listener closes
+ * is cut by the kernel instead, and never read (clients retry it as a
+ * network error).
+ */
+export const QUIET_MS = 200;
+
 /** Servers of this process that are draining now. */
 let drainingServers = 0;
 
@@ -118,7 +128,10 @@ export function serveGracefully(
   let finished: Promise<void> | undefined;
   const done = Promise.withResolvers<void>();
 
+  let lastArrival = 0;
+
   const served: ServeHandler = async (req, info) => {
+    lastArrival = performance.now();
     if (draining.signal.aborted) {
       await req.body?.cancel().catch(() => {});
       return new Response("Shutting down; try again shortly", {
@@ -205,6 +218,16 @@ export function serveGracefully(
       });
     }
     clearTimeout(timer);
+    // Requests still arriving get their 503 before the listener closes.
+    for (let i = 0; i < 1000 && inFlight === 0; i++) {
+      const now = performance.now();
+      const wait = Math.min(
+        lastArrival + QUIET_MS - now,
+        started + deadlineMs - now,
+      );
+      if (wait <= 0) break;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
     const left = inFlight;
     // Past the deadline, what still runs is cut (bodies fail → 503); wait a
     // moment for those answers, never forever.

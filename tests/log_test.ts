@@ -99,21 +99,41 @@ Deno.test("logs: one JSON line per request with its facts; a 5xx body carries th
   }
 });
 
-Deno.test("logs: the default logger writes JSON lines; a throwing logger breaks nothing", async () => {
+Deno.test("logs: the default logger writes JSON lines (info to stdout, warn/error through the console); a throwing logger breaks nothing", async () => {
   const out: string[] = [];
-  const original = console.log;
-  console.log = (s: string) => out.push(s);
+  const warned: string[] = [];
+  const failed: string[] = [];
+  const { stdout } = Deno;
+  const { writeSync } = stdout;
+  const { warn, error } = console;
+  // A pipe may take a line in parts: this one takes 7 bytes at a time.
+  stdout.writeSync = (bytes: Uint8Array) => {
+    out.push(new TextDecoder().decode(bytes.subarray(0, 7)));
+    return Math.min(7, bytes.length);
+  };
+  console.warn = (s: string) => warned.push(s);
+  console.error = (s: string) => failed.push(s);
   try {
     jsonLines({ level: "info", msg: "hi", time: "t", requestId: "r" });
+    jsonLines({ level: "warn", msg: "refused", time: "t", status: 413 });
+    jsonLines({ level: "error", msg: "failed", time: "t", status: 500 });
   } finally {
-    console.log = original;
+    stdout.writeSync = writeSync;
+    console.warn = warn;
+    console.error = error;
   }
-  assert.deepEqual(JSON.parse(out[0]), {
+  // info: straight to stdout, one line, whole.
+  assert.ok(out.join("").endsWith("\n"));
+  assert.deepEqual(JSON.parse(out.join("")), {
     level: "info",
     msg: "hi",
     time: "t",
     requestId: "r",
   });
+  // warn and error: through the console (Deno exports those to OTel).
+  assert.equal(JSON.parse(warned[0]).status, 413);
+  assert.equal(JSON.parse(failed[0]).status, 500);
+  assert.equal(warned.length + failed.length, 2);
   const restore = setLogger(() => {
     throw new Error("logger down");
   });

@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry: the demo runs with Deno's built-in exporter
  * (`OTEL_DENO=true`, OTLP/HTTP JSON) against a receiver written here; the
- * spans and metrics of a save, a conflict and a refused upload arrive.
+ * spans and metrics of a save, a conflict and a refused upload arrive, and
+ * the warning lines as logs tied to their traces.
  */
 import assert from "node:assert/strict";
 import { buildClient } from "../tools/build_client.ts";
@@ -28,13 +29,38 @@ function attrs(list: Json[] | undefined): Record<string, unknown> {
 }
 
 /** Every span of the received trace exports. */
-function spansOf(bodies: Json[]): { name: string; attributes: Json }[] {
+function spansOf(
+  bodies: Json[],
+): {
+  name: string;
+  traceId: string;
+  startMs: number;
+  endMs: number;
+  attributes: Json;
+}[] {
   return bodies.flatMap((b) =>
     (b.resourceSpans ?? []).flatMap((r: Json) =>
       (r.scopeSpans ?? []).flatMap((s: Json) =>
         (s.spans ?? []).map((span: Json) => ({
           name: span.name,
+          traceId: span.traceId,
+          startMs: Number(BigInt(span.startTimeUnixNano) / 1000n) / 1000,
+          endMs: Number(BigInt(span.endTimeUnixNano) / 1000n) / 1000,
           attributes: attrs(span.attributes),
+        }))
+      )
+    )
+  );
+}
+
+/** Every log record of the received log exports: its text and trace id. */
+function logsOf(bodies: Json[]): { text: string; traceId: string }[] {
+  return bodies.flatMap((b) =>
+    (b.resourceLogs ?? []).flatMap((r: Json) =>
+      (r.scopeLogs ?? []).flatMap((s: Json) =>
+        (s.logRecords ?? []).map((l: Json) => ({
+          text: String(l.body?.stringValue ?? ""),
+          traceId: l.traceId,
         }))
       )
     )
@@ -103,6 +129,7 @@ Deno.test({
       }, { stderr: "null" });
       const base = demo.url;
       const cookie = await login(base, PASSWORD);
+      const testStarted = Date.now();
       const send = async (path: string, body: BodyInit, type: string) => {
         const res = await fetch(`${base}${path}`, {
           method: path.endsWith("save") ? "PATCH" : "POST",
@@ -142,7 +169,10 @@ Deno.test({
         return spans.some((s) => s.name === "cms.media") &&
           spans.some((s) => s.name === "cms.sanitize") &&
           (points.get("cms.refusals") ?? []).length > 0 &&
-          (points.get("cms.conflicts") ?? []).length > 0;
+          (points.get("cms.conflicts") ?? []).length > 0 &&
+          logsOf(received["/v1/logs"]).some((l) =>
+            l.text.includes('"status":409')
+          );
       };
       for (let i = 0; i < 100 && !want(); i++) {
         await new Promise((r) => setTimeout(r, 100));
@@ -153,6 +183,9 @@ Deno.test({
       const outcomes = saves.map((s) => s.attributes["cms.outcome"]).sort();
       assert.deepEqual(outcomes, ["204", "409"]);
       for (const s of saves) {
+        // Spans go to the exporter in batches, with the times they had.
+        assert.ok(s.startMs >= testStarted - 1 && s.endMs <= Date.now());
+        assert.ok(s.endMs > s.startMs, "a save span lasts");
         assert.equal(s.attributes["cms.collection"], "pages");
         assert.equal(s.attributes["cms.field"], "pages:home:body");
         assert.ok(Number(s.attributes["cms.body.size"]) > 0);
@@ -190,8 +223,17 @@ Deno.test({
       );
       assert.ok(total("cms.sanitize.duration", { outcome: "ok" }) >= 2);
       assert.equal(total("cms.upload.size", { status: 415 }), 1);
-      // Console output (our JSON log lines) goes out as OTel logs too.
-      assert.ok(received["/v1/logs"].length > 0, "logs exported");
+      // Warning and error lines go out as OTel logs, tied to the request's
+      // trace; info lines stay on stdout (the span holds the same facts).
+      const logs = logsOf(received["/v1/logs"]);
+      const conflictLog = logs.find((l) => l.text.includes('"status":409'));
+      const conflictSpan = saves.find((s) =>
+        s.attributes["cms.outcome"] === "409"
+      );
+      assert.ok(conflictLog?.traceId, "the 409 line has a trace id");
+      assert.equal(conflictLog.traceId, conflictSpan?.traceId);
+      assert.ok(logs.some((l) => l.text.includes('"status":415')));
+      assert.ok(!logs.some((l) => l.text.includes('"status":204')));
     } finally {
       if (demo) await stopDemo(demo, "SIGKILL");
       await receiver.shutdown();
