@@ -97,13 +97,13 @@ export interface ConflictBody {
  * ```ts
  * import type { MediaAnswer } from "./wire.ts";
  * const answer: MediaAnswer = {
- *   key: "media/3f2c.png",
- *   url: "/media/media/3f2c.png",
+ *   key: "3f2c.png",
+ *   url: "/media/3f2c.png",
  *   width: 640,
  *   height: 480,
  *   type: "image/png",
  *   variants: [
- *     { url: "/media/media/3f2c-480w.webp", width: 480, height: 360, type: "image/webp" },
+ *     { url: "/media/3f2c-480w.webp", width: 480, height: 360, type: "image/webp" },
  *   ],
  *   processed: true,
  * };

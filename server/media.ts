@@ -40,7 +40,11 @@ export interface MediaHandlerOptions extends OriginOptions {
    * decoder concurrency and queue (see {@linkcode ImageOptions}).
    */
   images?: ImageOptions;
-  /** Storage key of an upload. Default `media/<random UUID>.<ext>`. */
+  /**
+   * Storage key of an upload. Default `<random UUID>.<ext>`, so that with a
+   * storage whose public base is `/media` the URL is `/media/<uuid>.<ext>`
+   * (add a folder here, e.g. `uploads/…`, if your bucket holds more).
+   */
   key?: (info: ImageInfo) => string;
 }
 
@@ -90,7 +94,7 @@ export function createMediaHandler(
     maxPixels: options.maxPixels ?? options.images?.maxPixels,
   });
   const keyOf = options.key ??
-    ((info) => `media/${crypto.randomUUID()}.${info.ext}`);
+    ((info) => `${crypto.randomUUID()}.${info.ext}`);
   return endpoint<EndpointCall>("media", async (req, _ctx, call) => {
     await admitEditor(req, ["POST"], gate, call);
     const bytes = await readBody(req, maxBytes);

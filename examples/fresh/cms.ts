@@ -30,11 +30,10 @@ export const authorize: FreshAuthorize<State> = (ctx) => ctx.state.user ?? null;
 await Deno.mkdir(".data", { recursive: true });
 export const store = new KvContentStore(await Deno.openKv(".data/content.kv"));
 
-// Upload keys start with "media/" (the media endpoint's default), so the
-// public base is the site root: key "media/a1b2.png" is stored in
+// Upload key "a1b2.png" (the media endpoint's default) is stored in
 // .data/media/a1b2.png and served by routes/media/[...key].ts at
-// /media/a1b2.png (not /media/media/…).
-export const media = new LocalMediaStorage({ dir: ".data", publicUrl: "/" });
+// /media/a1b2.png, the storage's default public base.
+export const media = new LocalMediaStorage({ dir: ".data/media" });
 export const serveMedia = serveLocalMedia(media);
 
 // Defaults on first run (list items must exist before they can be saved).

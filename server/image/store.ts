@@ -9,12 +9,12 @@ import type { PreparedImage } from "./process.ts";
 
 /**
  * The key of a variant: the original's key without its extension, then
- * `-<width>w.<ext>`, e.g. `media/3f2a.jpg` → `media/3f2a-480w.webp`.
+ * `-<width>w.<ext>`, e.g. `3f2a.jpg` → `3f2a-480w.webp`.
  *
  * @example
  * ```ts
  * import { variantKey } from "@inplace/cms";
- * variantKey("media/3f2a.jpg", 480, "webp"); // "media/3f2a-480w.webp"
+ * variantKey("3f2a.jpg", 480, "webp"); // "3f2a-480w.webp"
  * ```
  */
 export function variantKey(key: string, width: number, ext: string): string {
@@ -34,12 +34,12 @@ export function variantKey(key: string, width: number, ext: string): string {
  * import { MemoryMediaStorage, storeImage } from "@inplace/cms";
  * const storage = new MemoryMediaStorage();
  * const bytes = new Uint8Array([1]);
- * const stored = await storeImage(storage, "media/a.png", {
+ * const stored = await storeImage(storage, "a.png", {
  *   original: { bytes, type: "image/png", ext: "png", width: 1, height: 1 },
  *   variants: [],
  *   processed: true,
  * });
- * stored.url; // "/media/media/a.png"
+ * stored.url; // "/media/a.png"
  * ```
  */
 export async function storeImage(

@@ -639,12 +639,32 @@ function webKitPage(s: WebDriverSession, handle: string): Page {
 const deepQuery = ${deepQuery.toString()};
 Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
   .then((v) => done(JSON.stringify({ v })),
-    (e) => done(JSON.stringify({ e: String(e && e.stack || e) })));`;
+    (e) => done(JSON.stringify({ e: String(e) + (e && e.stack ? "\\n" + e.stack : "") })));`;
     const out = JSON.parse(
       await s.cmd("POST", "/execute/async", { script, args: [args] }) as string,
     );
     if ("e" in out) throw new Error(`evaluate: ${out.e}`);
     return out.v as R;
+  };
+  // WebKitWebDriver may answer a navigation before the new document has
+  // run its module scripts: the old document is marked, and the wait
+  // (bounded) ends once a complete document without the mark is there.
+  const navigate = async (go: () => Promise<unknown>) => {
+    await run(() => {
+      (globalThis as { cmsOldDocument?: boolean }).cmsOldDocument = true;
+    }, []);
+    await go();
+    for (let i = 0; i < 200; i++) {
+      const fresh = await run<boolean>(
+        () =>
+          document.readyState === "complete" &&
+          !(globalThis as { cmsOldDocument?: boolean }).cmsOldDocument,
+        [],
+      );
+      if (fresh) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error("the page did not finish loading within 5 s");
   };
   const element = async (selector: string): Promise<string> => {
     await s.use(handle);
@@ -707,11 +727,11 @@ Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
     engine: "webkit",
     async goto(url) {
       await s.use(handle);
-      await s.cmd("POST", "/url", { url });
+      await navigate(() => s.cmd("POST", "/url", { url }));
     },
     async reload() {
       await s.use(handle);
-      await s.cmd("POST", "/refresh", {});
+      await navigate(() => s.cmd("POST", "/refresh", {}));
     },
     async url() {
       await s.use(handle);
