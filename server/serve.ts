@@ -128,11 +128,12 @@ export function serveGracefully(
   let finished: Promise<void> | undefined;
   const done = Promise.withResolvers<void>();
 
+  /** When the latest request arrived while draining (answered 503). */
   let lastArrival = 0;
 
   const served: ServeHandler = async (req, info) => {
-    lastArrival = performance.now();
     if (draining.signal.aborted) {
+      lastArrival = performance.now();
       await req.body?.cancel().catch(() => {});
       return new Response("Shutting down; try again shortly", {
         status: 503,
@@ -218,8 +219,9 @@ export function serveGracefully(
       });
     }
     clearTimeout(timer);
-    // Requests still arriving get their 503 before the listener closes.
-    for (let i = 0; i < 1000 && inFlight === 0; i++) {
+    // Requests still arriving get their 503 before the listener closes
+    // (they are never in flight, so only the quiet and the deadline count).
+    for (let i = 0; i < 1000; i++) {
       const now = performance.now();
       const wait = Math.min(
         lastArrival + QUIET_MS - now,
