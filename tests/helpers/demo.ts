@@ -113,6 +113,35 @@ export async function revisions(
 }
 
 /**
+ * The stored version of `pages:home:<field>` as the editor's page renders
+ * it (`data-cms-version` on the field's marker in `/?edit`): the version of
+ * the write that was committed last, whatever order answers arrived in.
+ *
+ * @example
+ * ```ts
+ * import { fieldVersion, login } from "./demo.ts";
+ * const url = "http://127.0.0.1:8000";
+ * const version = await fieldVersion(url, await login(url), "title");
+ * ```
+ */
+export async function fieldVersion(
+  url: string,
+  cookie: string,
+  field: string,
+): Promise<string> {
+  const res = await fetch(`${url}/?edit`, { headers: { Cookie: cookie } });
+  assert.equal(res.status, 200);
+  const html = await res.text();
+  const marker = html.match(
+    new RegExp(`<[^>]*data-cms-field="pages:home:${field}"[^>]*>`),
+  );
+  assert.ok(marker, `no marker for ${field}`);
+  const version = marker[0].match(/data-cms-version="([^"]+)"/);
+  assert.ok(version, `no version on ${field}`);
+  return version[1];
+}
+
+/**
  * Starts the demo in this process on a free port with
  * {@linkcode DEMO_PASSWORD} and signs in; the caller closes `demo`.
  *
