@@ -217,6 +217,28 @@ const cases: Record<string, (open: Open) => Promise<void>> = {
     }
   },
 
+  "drafts list oldest first, same-millisecond drafts by address": async (
+    open,
+  ) => {
+    await using s = await open();
+    // Concurrent drafts across records and fields: many share a millisecond.
+    await Promise.all(
+      ["b", "a", "c"].flatMap((key) =>
+        ["z", "title", "m"].map((field) =>
+          s.store.updateDraft("pages", key, (r) => ({ ...r, [field]: key }), {
+            field,
+            editor: "Ada",
+          })
+        )
+      ),
+    );
+    const listed = (await s.store.drafts()).map((d) =>
+      [d.at, d.collection, d.key, d.field].join(" ")
+    );
+    assert.equal(listed.length, 9);
+    assert.deepEqual(listed, listed.toSorted());
+  },
+
   "a draft that cannot be written leaves everything unchanged": async (
     open,
   ) => {

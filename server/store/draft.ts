@@ -205,7 +205,9 @@ export function planPublish(
 }
 
 /**
- * A store's drafts as the {@linkcode Draft} list, oldest first.
+ * A store's drafts as the {@linkcode Draft} list, oldest first; drafts of
+ * the same millisecond in address order (collection, key, field), so every
+ * store lists the same drafts in the same order.
  *
  * @example
  * ```ts
@@ -230,7 +232,17 @@ export function listDrafts(
       });
     }
   }
-  return out.sort((a, b) => a.at < b.at ? -1 : a.at > b.at ? 1 : 0);
+  return out.sort(byTimeThenAddress);
+}
+
+/** Oldest first; drafts made in the same millisecond by field address. */
+function byTimeThenAddress(a: Draft, b: Draft): number {
+  return compare(a.at, b.at) || compare(a.collection, b.collection) ||
+    compare(a.key, b.key) || compare(a.field, b.field);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
