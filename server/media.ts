@@ -109,7 +109,7 @@ export function createMediaHandler(
     }
 
     // 2. Decode and normalize (server/image/): budgets, structure, variants.
-    const prepared = await images.prepare(bytes, info);
+    const prepared = await images.prepare(bytes, info, req.signal);
 
     // 3. Store: only what passed every check above, all or nothing.
     const answer = await storeImage(storage, keyOf(info), prepared);
