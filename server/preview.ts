@@ -3,7 +3,9 @@
  * read-only, to anyone holding the link. The token is
  * `<expiry>.<signature>`, the signature an HMAC-SHA-256 with a server
  * secret over the page's path and the expiry (Unix seconds). A changed path,
- * expiry or signature, or a passed expiry, fails verification.
+ * expiry or signature, or a passed expiry, fails verification, and so does
+ * any other spelling of a valid token (leading zeros in the expiry, spare
+ * bits in the signature's last character).
  *
  * Revoke every link at once by rotating the secret: links signed with the
  * old one stop working.
@@ -23,7 +25,12 @@ export const PREVIEW_PARAM = "preview";
 const MIN_SECRET_BYTES = 32;
 /** Longest previewable path. */
 const MAX_PATH = 1024;
-const TOKEN = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+/**
+ * `<expiry>.<signature>`: the expiry in canonical decimal (no sign, no
+ * leading zero), the signature 43 base64url characters. Exactly one spelling
+ * of a token is valid.
+ */
+const TOKEN = /^([1-9]\d{0,11})\.([A-Za-z0-9_-]{43})$/;
 
 /**
  * Signs and verifies preview tokens with one secret (at least 32 bytes;
