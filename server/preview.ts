@@ -14,7 +14,7 @@
  */
 import { Status } from "../core/wire.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
-import type { OriginOptions } from "./origin.ts";
+import { type OriginOptions, requestUrl } from "./origin.ts";
 import { admitEditor, readJsonObject } from "./request.ts";
 import type { Authorize, EndpointCall } from "./types.ts";
 
@@ -214,7 +214,7 @@ export function createPreviewHandler(
       ? publicOrigin
       : Array.isArray(publicOrigin) && publicOrigin.length
       ? publicOrigin[0]
-      : new URL(req.url).origin;
+      : requestUrl(req).origin;
     const url = new URL(path, origin);
     url.searchParams.set(PREVIEW_PARAM, token);
     const answer: PreviewAnswer = {

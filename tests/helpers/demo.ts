@@ -179,14 +179,16 @@ export interface DemoProcess {
   child: Deno.ChildProcess;
   /** All it wrote to stdout, once it has exited. */
   output: Promise<string>;
+  /** All it wrote to stderr, once it has exited (with `stderr: "piped"`). */
+  errors: Promise<string>;
 }
 
 /** Options of {@linkcode spawnDemo}. */
 export interface SpawnDemoOptions {
   /** Start from an empty environment (only `env`). Default `false`. */
   clearEnv?: boolean;
-  /** Where its stderr goes. Default `"inherit"`. */
-  stderr?: "inherit" | "null";
+  /** Where its stderr goes (`"piped"`: into `errors`). Default `"inherit"`. */
+  stderr?: "inherit" | "null" | "piped";
 }
 
 const ROOT = new URL("../../", import.meta.url);
@@ -215,6 +217,10 @@ export async function spawnDemo(
     stdout: "piped",
     stderr: options.stderr ?? "inherit",
   }).spawn();
+  const errors = options.stderr === "piped"
+    ? new Response(child.stderr).text()
+    : Promise.resolve("");
+  errors.catch(() => {});
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
   try {
@@ -235,7 +241,13 @@ export async function spawnDemo(
         })();
         output.catch(() => {});
         const url = match[1];
-        return { url, port: Number(new URL(url).port), child, output };
+        return {
+          url,
+          port: Number(new URL(url).port),
+          child,
+          output,
+          errors,
+        };
       }
     }
     throw new Error("demo did not start within 60 s");
