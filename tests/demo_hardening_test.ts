@@ -11,29 +11,9 @@ import {
   DEMO_PASSWORD as PASSWORD,
   spawnDemo,
   stopDemo,
+  withDemo,
 } from "./helpers/demo.ts";
-
-async function withDemo(
-  fn: (url: string, dir: string) => Promise<void>,
-  options: Parameters<typeof startDemo>[0] = {},
-) {
-  const dir = await Deno.makeTempDir({ prefix: "cms-demo-hard-" });
-  const clientDir = await Deno.makeTempDir({ prefix: "cms-demo-client-" });
-  const demo = await startDemo({
-    port: 0,
-    dataDir: dir,
-    password: PASSWORD,
-    clientDir,
-    ...options,
-  });
-  try {
-    await fn(demo.url, dir);
-  } finally {
-    await demo.close();
-    await Deno.remove(clientDir, { recursive: true });
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { rawStatus } from "./helpers/serve.ts";
 
 /**
  * Posts the login form from the local address `from` (a loopback address:
@@ -137,24 +117,6 @@ Deno.test("lockout attack behind a proxy: the trusted header tells clients apart
   }, { clientAddress: { header: "X-Forwarded-For" } });
 });
 
-/** Sends raw bytes and returns the answer's status code (0: none). */
-async function raw(port: number, request: string): Promise<number> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  try {
-    await conn.write(new TextEncoder().encode(request));
-    const buf = new Uint8Array(64 * 1024);
-    let text = "";
-    for (let i = 0; i < 1000 && !/\r\n/.test(text); i++) {
-      const n = await conn.read(buf);
-      if (n === null) break;
-      text += new TextDecoder().decode(buf.subarray(0, n));
-    }
-    return Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
-  } finally {
-    conn.close();
-  }
-}
-
 /** 200 malformed Host values and request targets, deterministic. */
 function malformed(port: number): { host: string; target: string }[] {
   const good = `127.0.0.1:${port}`;
@@ -246,7 +208,7 @@ Deno.test("host fuzz: 200 malformed Host and target spellings, no 5xx, every log
     const methods = ["GET", "POST", "PATCH"];
     for (const [i, { host, target }] of cases.entries()) {
       const method = methods[i % 3];
-      const status = await raw(
+      const status = await rawStatus(
         demo.port,
         `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\n` +
           `Content-Length: 0\r\nConnection: close\r\n\r\n`,
@@ -259,7 +221,7 @@ Deno.test("host fuzz: 200 malformed Host and target spellings, no 5xx, every log
     }
     // The two spellings of the issue, exactly.
     for (const host of [`127.0.0.1:${demo.port}.`, "a, b"]) {
-      const status = await raw(
+      const status = await rawStatus(
         demo.port,
         `GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
       );

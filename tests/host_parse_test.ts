@@ -23,6 +23,7 @@ import {
 } from "../server/health.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { HttpError } from "../server/http.ts";
+import { rawStatus } from "./helpers/serve.ts";
 
 const BAD_HOSTS = (port: number) => [
   `127.0.0.1:${port}.`,
@@ -63,23 +64,6 @@ Deno.test("requestUrl: plain host[:port] only", () => {
   }
   assert.equal(requestUrl(new Request("http://x/q")).pathname, "/q");
 });
-
-async function rawStatus(port: number, head: string): Promise<number> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  try {
-    await conn.write(new TextEncoder().encode(head));
-    const buf = new Uint8Array(8192);
-    let text = "";
-    for (let i = 0; i < 100 && !text.includes("\r\n"); i++) {
-      const n = await conn.read(buf);
-      if (n === null) break;
-      text += new TextDecoder().decode(buf.subarray(0, n));
-    }
-    return Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
-  } finally {
-    conn.close();
-  }
-}
 
 Deno.test("every handler: a malformed Host over real HTTP is 400 (logged), never 5xx", async () => {
   const store = new MemoryContentStore();

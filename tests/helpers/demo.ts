@@ -278,3 +278,38 @@ export async function stopDemo(
   } catch { /* already gone */ }
   await demo.child.status;
 }
+
+/**
+ * Starts the demo in-process on a free port with a temp data folder and an
+ * empty client folder (HTTP-level tests never load the bundle), runs `fn`
+ * with its URL and data folder, then stops it and removes both folders.
+ *
+ * @example
+ * ```ts
+ * import { withDemo } from "./demo.ts";
+ * await withDemo(async (url) => {
+ *   await (await fetch(url)).body?.cancel();
+ * });
+ * ```
+ */
+export async function withDemo(
+  fn: (url: string, dataDir: string) => Promise<void>,
+  options: DemoOptions = {},
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "cms-demo-" });
+  const clientDir = await Deno.makeTempDir({ prefix: "cms-demo-client-" });
+  const demo = await startDemo({
+    port: 0,
+    dataDir: dir,
+    password: DEMO_PASSWORD,
+    clientDir,
+    ...options,
+  });
+  try {
+    await fn(demo.url, dir);
+  } finally {
+    await demo.close();
+    await Deno.remove(clientDir, { recursive: true });
+    await Deno.remove(dir, { recursive: true });
+  }
+}
