@@ -3,9 +3,12 @@
  * `Content-Type`, plus the pixel dimensions and frame count from the headers.
  * Only the browser raster formats are recognised: JPEG, PNG, GIF, WebP and
  * AVIF. Anything else (SVG, HTML, truncated or inconsistent headers, zero
- * dimensions) is `null`. {@linkcode imageEnd} walks the whole container, so
- * truncated files and data appended after the image (polyglots) are found
- * without decoding a pixel.
+ * dimensions) is `null`. Sizes come from the coded data as well as the
+ * container (the AV1 sequence header of each AVIF item, a WebP's bitstream
+ * and frames): the larger counts, and a disagreement is reported in
+ * `conflict`. {@linkcode imageEnd} walks the whole container, so truncated
+ * files and data appended after the image (polyglots) are found without
+ * decoding a pixel.
  *
  * @module
  */
