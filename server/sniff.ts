@@ -305,8 +305,10 @@ function boxes(bytes: Uint8Array, dv: DataView, from: number, to: number) {
  * item's sequence header (in its data, found through `iloc`, and in its
  * `av1C`) gives the size the decoder will really allocate. A sequence header
  * that differs from the item's `ispe`, an AV1 item without one, a coded item
- * of another codec, or an image sequence (`moov`) is a conflict; the larger
- * size counts.
+ * of another codec, a grid or overlay canvas unlike its `ispe`, grid tiles
+ * that are uneven, miscounted or overhang the canvas by a tile or more, or
+ * an image sequence (`moov`) is a conflict; the larger size counts (for a
+ * grid, the tiles' whole area).
  */
 function avif(bytes: Uint8Array, dv: DataView): Found {
   const top = boxes(bytes, dv, 0, bytes.length);
@@ -382,44 +384,117 @@ function avifCoded(
     return { conflict: "AVIF item tables are unreadable" };
   }
   let size: [number, number] | undefined;
-  let av1Items = 0;
+  /** Coded size of each AV1 item. */
+  const coded = new Map<number, [number, number]>();
+  const ispeOf = (id: number): [number, number] | undefined => {
+    for (const index of assoc.get(id) ?? []) {
+      const p = props[index - 1];
+      if (p?.type === "ispe" && p.end - p.start >= 12) {
+        return [dv.getUint32(p.start + 4), dv.getUint32(p.start + 8)];
+      }
+    }
+  };
+  const differs = (what: string, s: [number, number], ispe?: number[]) => ({
+    size,
+    conflict: `${what} is ${s[0]}x${s[1]} but the AVIF header ` +
+      (ispe ? `says ${ispe[0]}x${ispe[1]}` : "gives no size"),
+  });
   for (const [id, type] of types) {
     if (OTHER_CODECS.has(type)) {
       return { conflict: `AVIF holds a ${type} item, not AV1` };
     }
     if (type !== "av01") continue;
-    av1Items++;
     const found: [number, number][] = [];
     const extents = locations.get(id);
     const fromData = extents?.length &&
       sequenceHeaderSize(itemPrefix(bytes, extents));
-    if (fromData) found.push(fromData);
-    let ispe: [number, number] | undefined;
+    if (!fromData) {
+      return { conflict: "AVIF item has no readable AV1 sequence header" };
+    }
+    found.push(fromData);
     for (const index of assoc.get(id) ?? []) {
       const p = props[index - 1];
-      if (p?.type === "ispe" && p.end - p.start >= 12) {
-        ispe = [dv.getUint32(p.start + 4), dv.getUint32(p.start + 8)];
-      } else if (p?.type === "av1C" && p.end - p.start > 4) {
+      if (p?.type === "av1C" && p.end - p.start > 4) {
         const config = sequenceHeaderSize(bytes.subarray(p.start + 4, p.end));
         if (config) found.push(config);
       }
     }
-    if (!fromData) {
-      return { conflict: "AVIF item has no readable AV1 sequence header" };
-    }
+    const ispe = ispeOf(id);
     for (const s of found) {
       size = size ? larger(size, s) : s;
       if (!ispe || s[0] !== ispe[0] || s[1] !== ispe[1]) {
-        return {
-          size,
-          conflict: `AV1 stream is ${s[0]}x${s[1]} but the AVIF header ` +
-            (ispe ? `says ${ispe[0]}x${ispe[1]}` : "gives no size"),
-        };
+        return differs("AV1 stream", s, ispe);
       }
     }
+    coded.set(id, fromData);
   }
-  if (!av1Items) return { conflict: "AVIF holds no AV1 image" };
+  if (!coded.size) return { conflict: "AVIF holds no AV1 image" };
+  // Derived images: a grid's tiles and canvas, an overlay's canvas.
+  const refs = itemReferences(bytes, dv, inMeta.find((b) => b.type === "iref"));
+  for (const [id, type] of types) {
+    if (type !== "grid" && type !== "iovl") continue;
+    const data = itemPrefix(bytes, locations.get(id) ?? []);
+    const wide = (data[1] & 1) === 1, at = type === "grid" ? 4 : 10;
+    if (data.length < at + (wide ? 8 : 4)) {
+      return { conflict: `AVIF ${type} item is unreadable` };
+    }
+    const read = (i: number) =>
+      wide
+        ? (data[i] << 24 | data[i + 1] << 16 | data[i + 2] << 8 |
+          data[i + 3]) >>>
+          0
+        : data[i] << 8 | data[i + 1];
+    const out: [number, number] = [read(at), read(at + (wide ? 4 : 2))];
+    size = size ? larger(size, out) : out;
+    const ispe = ispeOf(id);
+    if (!ispe || out[0] !== ispe[0] || out[1] !== ispe[1]) {
+      return differs(`AVIF ${type} canvas`, out, ispe);
+    }
+    if (type !== "grid") continue;
+    const rows = data[2] + 1, columns = data[3] + 1;
+    const tiles = (refs.get(`dimg ${id}`) ?? []).map((t) => coded.get(t));
+    const [tile] = tiles;
+    const even = tile &&
+      tiles.every((t) => t?.[0] === tile[0] && t[1] === tile[1]);
+    if (!tile || !even || tiles.length !== rows * columns) {
+      return { size, conflict: "AVIF grid tiles do not match the grid" };
+    }
+    // Tiles cover the canvas and overhang it by less than one tile.
+    const canvas: [number, number] = [columns * tile[0], rows * tile[1]];
+    size = larger(size, canvas);
+    if (
+      canvas[0] < out[0] || canvas[1] < out[1] ||
+      canvas[0] - tile[0] >= out[0] || canvas[1] - tile[1] >= out[1]
+    ) {
+      return differs("AVIF grid of tiles", canvas, out);
+    }
+  }
   return { size };
+}
+
+/** `iref`: `"<type> <from id>"` → the referenced item ids. */
+function itemReferences(
+  bytes: Uint8Array,
+  dv: DataView,
+  iref: Box | undefined,
+): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  if (!iref || iref.end - iref.start < 4) return out;
+  const idBytes = bytes[iref.start] === 0 ? 2 : 4;
+  const id = (at: number) =>
+    idBytes === 2 ? dv.getUint16(at) : dv.getUint32(at);
+  for (const ref of boxes(bytes, dv, iref.start + 4, iref.end)) {
+    if (ref.start + idBytes + 2 > ref.end) continue;
+    const count = dv.getUint16(ref.start + idBytes);
+    const to: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const at = ref.start + idBytes + 2 + i * idBytes;
+      if (at + idBytes > ref.end) break;
+      to.push(id(at));
+    }
+    out.set(`${ref.type} ${id(ref.start)}`, to);
+  }
+  return out;
 }
 
 /** `iinf`: item id → item type (from `infe` version 2 and 3). */

@@ -3,6 +3,7 @@ import { imageEnd, sniffImage } from "../server/sniff.ts";
 import {
   animated,
   avif,
+  avifGrid,
   bytes,
   gif,
   gifFrameBomb,
@@ -291,4 +292,22 @@ Deno.test("sniffImage is total on damaged AVIF and WebP: 2,000 mutations, no thr
     }
   }
   assert.equal(n, 2000);
+});
+
+Deno.test("sniffImage checks AVIF grids: tiles count, cover the canvas, and overhang by less than a tile", () => {
+  const honest = sniffImage(avifGrid([120, 100], 2, 2, [64, 64]));
+  assert.equal(honest?.conflict, undefined);
+  assert.deepEqual([honest?.width, honest?.height], [128, 128], "tiles' area");
+  // 10 × 10 tiles of 64² behind a 100 × 100 grid: 409,600 pixels decoded.
+  const bomb = sniffImage(avifGrid([100, 100], 10, 10, [64, 64]));
+  assert.match(bomb?.conflict ?? "", /grid of tiles is 640x640/);
+  assert.deepEqual([bomb?.width, bomb?.height], [640, 640]);
+  // A grid whose data says more than its ispe.
+  const lying = sniffImage(
+    avifGrid([5000, 5000], 1, 1, [5000, 5000], [10, 10]),
+  );
+  assert.match(lying?.conflict ?? "", /grid canvas is 5000x5000/);
+  assert.deepEqual([lying?.width, lying?.height], [5000, 5000]);
+  // Too few tiles, or tiles that do not cover the canvas.
+  assert.ok(sniffImage(avifGrid([200, 200], 1, 1, [64, 64]))?.conflict);
 });
