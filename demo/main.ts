@@ -410,6 +410,13 @@ if (import.meta.main) {
       databaseUrl ? "PostgreSQL (CMS_DATABASE_URL)" : `${dataDir}/content.kv`
     }; media: ${s3 ? `S3 bucket ${s3.bucket}` : `${dataDir}/media/`}`,
   );
+  if (env("CMS_PUBLIC_ORIGIN") && !env("CMS_CLIENT_IP_HEADER")) {
+    console.log(
+      "CMS_PUBLIC_ORIGIN is set but CMS_CLIENT_IP_HEADER is not: behind a " +
+        "proxy every client has its address, and the login throttle cannot " +
+        "tell them apart.",
+    );
+  }
   if (!given) {
     console.log(`Editor password (generated): ${demo.password}`);
     console.log("Set CMS_EDITOR_PASSWORD to choose your own.");
