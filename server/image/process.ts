@@ -135,9 +135,11 @@ export async function processImage(
       return await finish(make().timeout({ seconds }));
     } catch (err) {
       signal?.throwIfAborted();
-      throw /^timeout/i.test(err instanceof Error ? err.message : "")
-        ? tooSlow(options.timeoutMs)
-        : refused(err);
+      // libvips cut short by the timeout may report it as a read error
+      // ("bad seek"): past the deadline, the time limit is the reason.
+      const timedOut = performance.now() >= deadline ||
+        /^timeout/i.test(err instanceof Error ? err.message : "");
+      throw timedOut ? tooSlow(options.timeoutMs) : refused(err);
     }
   };
   const meta = await step(
