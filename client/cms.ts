@@ -10,7 +10,7 @@ import { type BarAction, createBar, type EditBar } from "./bar.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
 import { type Labels, type Language, t, useLabels } from "./labels.ts";
-import { findMarkers, type Marker } from "./markers.ts";
+import { fieldLabel, findMarkers, type Marker } from "./markers.ts";
 import { createModel, type Field, type Model } from "./model.ts";
 import { makePlain, plainEvents } from "./regions.ts";
 import { type ImageRegions, imageRegions } from "./image_regions.ts";
@@ -77,6 +77,8 @@ interface Session {
   /** Run at unmount, last first. */
   cleanups: (() => void)[];
   alive: boolean;
+  /** Fields with an unpublished draft (draft mode). */
+  drafts: number;
   /** Removes the unload guard (set while something is dirty). */
   unguard?: () => void;
   /** The field of the region focused last. */
@@ -118,7 +120,13 @@ export function mount(
   const cfg = readConfig(options);
   // The session is filled in below; the model calls back into it only
   // after mount (paint at an edit, ask at a 409).
-  const s = { kit, cfg, cleanups: [], alive: true } as unknown as Session;
+  const s = {
+    kit,
+    cfg,
+    cleanups: [],
+    alive: true,
+    drafts: 0,
+  } as unknown as Session;
   s.model = createSessionModel(s, found, options.concurrency);
   s.list = s.model.fields as PageField[];
   linkRegions(s, found);
@@ -146,7 +154,19 @@ export function mount(
   if (cfg.publish) {
     import("./publish.ts").then((m) => {
       if (s.alive) {
-        s.cleanups.push(m.attachPublish(kit, s.bar, cfg.publish, s.list));
+        s.cleanups.push(m.attachPublish(kit, s.bar, {
+          endpoint: cfg.publish,
+          view: cfg.exit,
+          fields: s.list.map((f) => ({
+            id: f.id,
+            els: f.els,
+            label: fieldLabel(f.field, f.els[0]),
+          })),
+          drafts(n) {
+            s.drafts = n;
+            s.render();
+          },
+        }));
       }
     });
   }
@@ -273,7 +293,7 @@ const guard = (e: Event) => e.preventDefault();
 /** Renders the bar's status now; guards unload while something is dirty. */
 function renderBarNow(s: Session): void {
   const status = s.model.status();
-  s.bar.status(...barStatus(status, navigator.onLine));
+  s.bar.status(...barStatus(status, navigator.onLine, s.drafts));
   // The unload guard exists only while something is dirty (bfcache stays
   // usable, and registering it is not free).
   if (status.dirty) s.unguard ??= s.kit.listen(window, "beforeunload", guard);
@@ -282,7 +302,11 @@ function renderBarNow(s: Session): void {
 
 /** Asks the editor to settle `f`'s conflict. */
 async function ask(s: Session, f: PageField): Promise<void> {
-  const choice = await s.bar.conflict(f.id, f.value, f.conflict!.stored);
+  const choice = await s.bar.conflict(
+    fieldLabel(f.field, f.els[0]),
+    f.value,
+    f.conflict!.stored,
+  );
   if (s.alive) await s.model.resolve(f.id, choice);
 }
 
@@ -292,6 +316,7 @@ async function showHistory(s: Session): Promise<void> {
   const { openHistory } = await import("./history.ts");
   await openHistory(s.kit, s.cfg.history, {
     id: f.id,
+    label: fieldLabel(f.field, f.els[0]),
     rich: f.rich,
     restore: (value) => (s.model.edit(f.id, value), s.model.save()),
   });
@@ -430,9 +455,9 @@ async function startEditors(
   }
   const restored = model.restoreDrafts();
   if (restored[0]) {
-    s.bar.notice(
-      t("restored", { n: restored.length }),
-      () => restored.forEach((f) => model.revert(f.id)),
-    );
+    s.bar.toast(t("restored", { n: restored.length }), [{
+      label: t("discard"),
+      run: () => restored.forEach((f) => model.revert(f.id)),
+    }]);
   }
 }

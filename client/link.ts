@@ -41,7 +41,7 @@ export function openLink(editor: RichEditor): void {
     h(
       "label",
       {},
-      `${t(name)} `,
+      t(name),
       h("input", {
         type: "text",
         name,
@@ -56,19 +56,19 @@ export function openLink(editor: RichEditor): void {
   const error = h("span", { class: "e", id, role: "alert" });
   const button = (label: keyof Labels, type = "button") =>
     h("button", { type }, t(label));
+  const apply = button("apply", "submit");
+  apply.className = "p";
   const remove = button("remove");
   const cancel = button("cancel");
   remove.hidden = !a;
   const form = h(
     "form",
-    { role: "group", "aria-label": t("link") },
+    { class: "k", role: "group", "aria-label": t("link") },
     href,
     text,
-    h("label", {}, tab, ` ${t("newTab")}`),
+    h("label", { class: "c" }, tab, t("newTab")),
     error,
-    button("apply", "submit"),
-    remove,
-    cancel,
+    h("div", { class: "a" }, apply, remove, cancel),
   );
   const input = (label: HTMLElement) => label.lastChild as HTMLInputElement;
   const close = () => editor.close();

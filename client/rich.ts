@@ -14,8 +14,10 @@ import type { Kit } from "./dom.ts";
 import { isAllowedUrl, LINK_SCHEMES } from "../core/url.ts";
 import { createHistory, type History } from "./undo.ts";
 import { t } from "./labels.ts";
+import { THEME } from "./theme.ts";
 import { createToolbar } from "./rich_toolbar.ts";
 import { receive, upload } from "./rich_uploads.ts";
+import { blockKey } from "./rich_blocks.ts";
 
 /** Options of `mountRichText` and `RichText`. */
 export interface RichTextOptions {
@@ -105,6 +107,8 @@ export interface RichCore extends RichEditor {
   chooseImages(): void;
   /** Opens the link panel. */
   link(): void;
+  /** Opens the keyboard shortcuts panel. */
+  shortcuts(): void;
   /** Opens the image tools chunk. */
   tools(): Promise<typeof import("./image_tools.ts")>;
   /** Updates the toolbar's pressed states. */
@@ -119,21 +123,27 @@ export const loadSanitizer = async (): Promise<void> => {
 };
 
 const CSS =
-  `:host{all:initial!important;display:block!important;position:sticky!important;top:0!important;z-index:2147482000!important}
-.w{margin-bottom:6px;padding:4px;background:#fff;border:1px solid #ccc;border-radius:8px;font:13px system-ui,sans-serif;color:#222}
-.w,[role=toolbar],form{display:flex;flex-wrap:wrap;align-items:center;gap:4px}
-[role=toolbar]{gap:2px}
-button{all:unset;display:flex;padding:6px;border-radius:6px;cursor:pointer}
-button:hover,button:focus-visible,[aria-pressed=true]{background:#def}
-button:focus-visible,input:focus-visible{outline:2px solid #16e}
-form,dialog>div{flex-basis:100%;padding:4px}
-form button,dialog button{border:1px solid #888}
-input[type=text]{font:inherit;padding:4px;border:1px solid #888;border-radius:4px}
-.e{color:#b00;flex-basis:100%}
-.e:empty{display:none}
-dialog{font:14px system-ui,sans-serif;border-radius:8px}
-dialog img{max-width:12em;max-height:8em;display:block}
-@media(pointer:coarse){button{box-sizing:border-box;min-width:44px;min-height:44px;align-items:center;justify-content:center}}`;
+  `:host{display:block!important;position:sticky!important;top:0!important;z-index:2147482000!important}
+.w{position:relative;display:flex;flex-wrap:wrap;align-items:center;gap:4px;margin:0 0 6px;padding:4px;box-shadow:none}
+[role=toolbar]{display:flex;flex-wrap:wrap;align-items:center;gap:2px}
+[role=toolbar] button{padding:4px 6px;min-width:32px;background:transparent;border-color:transparent}
+[role=toolbar] button:hover{background:var(--bg2)}
+[role=toolbar] [aria-pressed=true]{background:var(--bg2);border-color:var(--a)}
+.sl{position:absolute;top:calc(100% + 4px);left:0;z-index:1;width:min(24em,calc(100vw - 16px))}
+.sl .a{justify-content:flex-start}
+progress{accent-color:var(--a)}
+dialog.k{width:min(28em,calc(100vw - 32px))}
+dialog img{display:block;max-width:12em;max-height:8em;margin:0 0 var(--sp);border-radius:4px}
+[data-tip],.bw{position:relative}
+[data-tip]:hover::after,[data-tip]:focus-visible::after{content:attr(data-tip);position:absolute;top:calc(100% + 6px);left:0;z-index:3;padding:3px 8px;border-radius:4px;background:var(--fg);color:var(--bg);font-size:12px;white-space:nowrap;pointer-events:none}
+.bt{min-width:8.5em;justify-content:space-between}
+.mn{position:absolute;top:calc(100% + 4px);left:0;z-index:2;display:flex;flex-direction:column;min-width:15em;padding:4px}
+.mn button{justify-content:space-between;gap:16px;background:transparent;border-color:transparent}
+.mn [aria-checked=true]{background:var(--bg2);font-weight:600}
+kbd{font:12px ui-monospace,monospace;color:var(--mu)}
+.ks{display:grid;grid-template-columns:1fr auto;gap:4px 16px;margin:0 0 var(--sp)}
+.ks dd{margin:0}
+@media(pointer:coarse){[role=toolbar] button{min-width:44px;min-height:44px}}`;
 // The file input, the idle progress bar and an idle panel carry `hidden`: no
 // rule here sets their `display`, so the UA's `[hidden]{display:none}` holds.
 
@@ -150,12 +160,20 @@ export function missingAlt(): number {
  * The region's value: trimmed `innerHTML`. Chromium and WebKit nest a new
  * list in its <p>, which HTML parsing (so the stored value) splits into
  * empty paragraphs: the value leaves that <p> out, and WebKit's placeholder
- * <br> at the end of an item.
+ * <br> at the end of an item. Bold and italic are `<strong>` and `<em>`
+ * whatever the engine made (Ctrl+B gives `<b>` in some), and the
+ * `&nbsp;` engines put in for a space typed at a line's end or next to
+ * another is a plain space.
  */
 export const valueOf = (el: HTMLElement): string =>
   el.innerHTML.trim().replace(
-    /<p>(<[ou]l>)|(<\/[ou]l>)<\/p>|<br>(?=<\/li>)/g,
-    "$1$2",
+    /<p>(<[ou]l>)|(<\/[ou]l>)<\/p>|<br>(?=<\/li>)|<(\/?)([bi])>|&nbsp;/g,
+    (m, open = "", close = "", slash, tag) =>
+      tag
+        ? `<${slash}${tag === "b" ? "strong" : "em"}>`
+        : m === "&nbsp;"
+        ? " "
+        : open + close,
   );
 
 /** Makes `el` a rich text editor with a toolbar inserted before it. */
@@ -170,7 +188,7 @@ export function attachRich(
   document.execCommand("defaultParagraphSeparator", false, "p");
   const listeners = new Set<(value: string) => void>();
   if (options.onChange) listeners.add(options.onChange);
-  const { host, root } = kit.isolate("cms-rich-toolbar", CSS);
+  const { host, root } = kit.isolate("cms-rich-toolbar", THEME, CSS);
   const ed = createCore(kit, el, root, options, listeners);
   const off = createToolbar(ed, label);
   el.before(host);
@@ -362,7 +380,12 @@ function onKey(ed: RichCore, e: KeyboardEvent): void {
   const redo = mod(e, "y") || (mod(e, "z") && e.shiftKey);
   if (redo || mod(e, "z")) ed.undo(redo ? 1 : -1);
   else if (mod(e, "k")) ed.link();
-  else return;
+  // Bold and italic the same way in every engine (Firefox has no keys).
+  else if (mod(e, "b") || mod(e, "i")) {
+    ed.exec(mod(e, "b") ? "bold" : "italic");
+    ed.refresh();
+  } else if (mod(e, "/")) ed.shortcuts();
+  else if (!blockKey(ed, e)) return;
   e.preventDefault();
 }
 

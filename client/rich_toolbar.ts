@@ -7,36 +7,72 @@
  */
 
 import type { IconName } from "./icons.ts";
-import { t } from "./labels.ts";
+import { type Labels, t } from "./labels.ts";
+import { blockMenu, BLOCKS, inCode, toggleCode } from "./rich_blocks.ts";
 import type { RichCore } from "./rich.ts";
 import { images, insertImages } from "./rich_uploads.ts";
 
-/** One toolbar button: icon, name, command or action, key shortcuts. */
-type Item = [IconName, string, string | (() => unknown), string?];
+/** One toolbar button: icon, name, command or action, key shortcuts,
+ * pressed state (commands have theirs). */
+type Item = [
+  IconName,
+  keyof Labels,
+  string | (() => unknown),
+  string?,
+  (() => boolean)?,
+];
 
-const isHeading = () => document.queryCommandValue("formatBlock") === "h2";
+const MAC = /Mac|iP(hone|ad)/.test(navigator.platform);
 
-/** The buttons of `ed`'s toolbar. */
+/**
+ * The first shortcut of `keys` (an `aria-keyshortcuts` value) as people
+ * read it on this system: "Ctrl+B", or "⌘B" on Apple keyboards.
+ */
+export function keyText(keys: string): string {
+  const all = keys.split(" ");
+  const key = (MAC && all.find((k) => k.startsWith("Meta"))) || all[0];
+  const names: Record<string, string> = MAC
+    ? { Control: "⌃", Meta: "⌘", Alt: "⌥", Shift: "⇧" }
+    : { Control: "Ctrl" };
+  return key.split("+").map((k) => names[k] ?? k).join(MAC ? "" : "+");
+}
+
+/** The buttons of `ed`'s toolbar; the block menu goes after index 3. */
 function items(ed: RichCore): Item[] {
   return [
-    ["bold", t("bold"), "bold"],
-    ["italic", t("italic"), "italic"],
-    ["link", t("link"), ed.link, "Control+K Meta+K"],
+    ["bold", "bold", "bold", "Control+B Meta+B"],
+    ["italic", "italic", "italic", "Control+I Meta+I"],
     [
-      "heading",
-      t("heading"),
-      () => ed.exec("formatBlock", isHeading() ? "p" : "h2"),
+      "code",
+      "inlineCode",
+      () => toggleCode(ed),
+      "Control+E Meta+E",
+      () => inCode(ed),
     ],
-    ["list", t("bulleted"), "insertUnorderedList"],
-    ["ordered", t("numbered"), "insertOrderedList"],
-    ["image", t("image"), ed.chooseImages],
-    ["undo", t("undo"), () => ed.undo(-1), "Control+Z Meta+Z"],
+    ["link", "link", ed.link, "Control+K Meta+K"],
+    ["list", "bulleted", "insertUnorderedList"],
+    ["ordered", "numbered", "insertOrderedList"],
+    ["image", "image", ed.chooseImages],
+    ["undo", "undo", () => ed.undo(-1), "Control+Z Meta+Z"],
     [
       "redo",
-      t("redo"),
+      "redo",
       () => ed.undo(1),
       "Control+Shift+Z Meta+Shift+Z Control+Y",
     ],
+    ["keys", "shortcuts", ed.shortcuts, "Control+/ Meta+/"],
+  ];
+}
+
+/** The toolbar's shortcuts, for the shortcuts panel. */
+function shortcutList(ed: RichCore): [keyof Labels, string][] {
+  const blocks = BLOCKS.filter(([, , keys]) => keys)
+    .map(([, label, keys]) => [label, keys!] as [keyof Labels, string]);
+  return [
+    ...items(ed).filter(([, , , keys]) => keys).map((
+      [, label, , keys],
+    ) => [label, keys!] as [keyof Labels, string]),
+    ...blocks,
   ];
 }
 
@@ -57,14 +93,14 @@ export function createToolbar(ed: RichCore, label: string): (() => void)[] {
     "aria-label": t("uploadProgress"),
     hidden: "",
   });
-  const msg = h("span", { role: "status" });
-  const slot = h("div", { hidden: "" });
+  const msg = h("span", { class: "m", role: "status" });
+  const slot = h("div", { class: "sl", hidden: "" });
   const toolbar = h("div", {
     role: "toolbar",
     "aria-label": t("formatting", { label }),
   });
   if (el.id) toolbar.setAttribute("aria-controls", el.id);
-  root.append(h("div", { class: "w" }, toolbar, slot, file, progress, msg));
+  root.append(h("div", { class: "w k" }, toolbar, slot, file, progress, msg));
   let picked: ((f: File | undefined) => void) | undefined;
   Object.assign(ed, {
     show(panel: HTMLElement) {
@@ -92,6 +128,10 @@ export function createToolbar(ed: RichCore, label: string): (() => void)[] {
       file.multiple = true;
       file.click();
     },
+    shortcuts: () =>
+      void import("./shortcuts.ts").then((m) =>
+        m.openShortcuts(ed, shortcutList(ed), keyText)
+      ),
   });
   ed.refresh = buttons(ed, toolbar);
   return [
@@ -110,14 +150,14 @@ export function createToolbar(ed: RichCore, label: string): (() => void)[] {
 function buttons(ed: RichCore, toolbar: HTMLElement): () => void {
   const { kit: { h, Icon }, root } = ed;
   const toggles: [HTMLButtonElement, () => boolean][] = [];
-  const refresh = () => {
-    for (const [b, state] of toggles) {
-      b.setAttribute("aria-pressed", String(state()));
-    }
-  };
-  const list = items(ed).map(([icon, name, run, keys], i) => {
+  const list = items(ed).map(([icon, key, run, keys, state]) => {
+    const name = t(key);
     // In a shadow root a button has no form: no `type` needed.
-    const b = h("button", { "aria-label": name, tabindex: i ? "-1" : "0" });
+    const b = h("button", {
+      "aria-label": name,
+      tabindex: "-1",
+      "data-tip": keys ? `${name} (${keyText(keys)})` : name,
+    });
     b.append(Icon(icon));
     if (keys) b.setAttribute("aria-keyshortcuts", keys);
     b.onmousedown = (e) => e.preventDefault();
@@ -127,10 +167,8 @@ function buttons(ed: RichCore, toolbar: HTMLElement): () => void {
       else void run();
       refresh();
     };
-    const state = typeof run === "string"
+    state ??= typeof run === "string"
       ? () => document.queryCommandState(run)
-      : icon === "heading"
-      ? isHeading
       : undefined;
     if (state) {
       b.setAttribute("aria-pressed", "false");
@@ -138,18 +176,27 @@ function buttons(ed: RichCore, toolbar: HTMLElement): () => void {
     }
     return b;
   });
-  toolbar.append(...list);
+  const block = blockMenu(ed, keyText);
+  const refresh = () => {
+    for (const [b, state] of toggles) {
+      b.setAttribute("aria-pressed", String(state()));
+    }
+    block.refresh();
+  };
+  const stops = [...list.slice(0, 4), block.button, ...list.slice(4)];
+  stops[0].tabIndex = 0;
+  toolbar.append(...list.slice(0, 4), block.wrap, ...list.slice(4));
   toolbar.onkeydown = (e) => {
-    const i = list.indexOf(root.activeElement as HTMLButtonElement);
+    const i = stops.indexOf(root.activeElement as HTMLButtonElement);
     const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: -1 }[
       e.key
     ];
     if (i < 0 || to === undefined) return;
     e.preventDefault();
-    // Moves the toolbar's one tab stop to button `to` and focuses it.
-    const n = list.length;
-    list.forEach((b, j) => b.tabIndex = j === (to + n) % n ? 0 : -1);
-    list[(to + n) % n].focus();
+    // Moves the toolbar's one tab stop to `to` and focuses it.
+    const n = stops.length;
+    stops.forEach((b, j) => b.tabIndex = j === (to + n) % n ? 0 : -1);
+    stops[(to + n) % n].focus();
   };
   return refresh;
 }

@@ -11,7 +11,8 @@ import type { ModelStatus } from "./model.ts";
 
 /**
  * The edit bar's state and text for `s`. Offline wins, then saving, then a
- * failure (with its retry time), then unsaved changes, then clean.
+ * failure (with its retry time), then unsaved changes, then `drafts`
+ * (fields saved but not published, in draft mode), then clean.
  *
  * @example
  * ```ts ignore
@@ -19,7 +20,11 @@ import type { ModelStatus } from "./model.ts";
  * // ["unsaved", "2 unsaved changes"]
  * ```
  */
-export function barStatus(s: ModelStatus, online: boolean): [BarState, string] {
+export function barStatus(
+  s: ModelStatus,
+  online: boolean,
+  drafts = 0,
+): [BarState, string] {
   const { dirty, saving, failed, removed } = s;
   const e = failed?.error;
   const reason = e?.status === 409 ? t("changedElsewhere") : e?.reason ?? "";
@@ -33,5 +38,7 @@ export function barStatus(s: ModelStatus, online: boolean): [BarState, string] {
     ? ["error", t("notSaved", { reason })]
     : dirty
     ? ["unsaved", t("unsaved", { n: dirty })]
+    : drafts
+    ? ["drafts", t("unpublished", { n: drafts })]
     : ["clean", removed ? t("cleanRemoved", { n: removed }) : t("clean")];
 }
