@@ -311,7 +311,7 @@ if (import.meta.main) {
         `<img src="${s.name}-${scheme}-${w}.png" width="${
           w > 600 ? 480 : 180
         }" alt="${s.title}, ${scheme}, ${w} px">`
-      ).join(" ")
+      ).join("\n")
     ).join("\n") + "\n"
   );
   await Deno.writeTextFile(
