@@ -74,14 +74,13 @@ const CSS =
 [data-state=saving] .d{background:var(--a)}
 [data-state=error] .d{background:var(--er)}
 [data-state=offline] .d{background:var(--mu)}
-[data-state=error] .s{color:var(--er)}
 .n{flex-wrap:wrap;margin:0 0 6px;padding:8px 10px;border-radius:var(--r2);background:var(--bg2);border-left:4px solid var(--a)}
 .n>span{flex:1 1 12em}
 .v{display:flex;flex-wrap:wrap;gap:12px}
-.v>section{flex:1 1 14em;min-width:0}
+.v>*{flex:1 1 14em;min-width:0}
 h3{font-size:13px;margin:0 0 4px}
-dialog.k{width:min(40em,calc(100vw - 32px))}
-pre{margin:0 0 var(--sp);background:var(--bg2);border-radius:6px;padding:8px;font:12px/1.4 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-height:40vh;overflow:auto}
+dialog.k{width:40em}
+pre{margin:0 0 var(--sp);background:var(--bg2);padding:8px;font:12px/1.4 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-height:40vh;overflow:auto}
 @media(max-width:480px){.b{left:8px;right:8px;bottom:8px;max-width:none}}
 @media(forced-colors:active){.d{forced-color-adjust:none}}`;
 

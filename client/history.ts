@@ -41,13 +41,13 @@ export interface HistoryTarget {
   restore(value: string): Promise<void>;
 }
 
-const CSS = `dialog.k{width:min(38em,calc(100vw - 32px))}
+const CSS = `dialog.k{width:38em}
 ol{list-style:none;margin:0 0 var(--sp);padding:0;max-height:55vh;overflow:auto}
 li{display:flex;gap:var(--sp);align-items:center;padding:var(--sp) 0;border-top:1px solid var(--bg2)}
 li>div{flex:1;min-width:0}
 .t{padding:1px 8px;border-radius:9px;background:var(--bg2);border:1px solid var(--bd);font-size:12px;font-weight:600}
 li p{margin:2px 0 0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.df{white-space:pre-wrap;overflow-wrap:anywhere;max-height:45vh;overflow:auto;padding:var(--sp);border:1px solid var(--bd);border-radius:6px;margin:0 0 var(--sp)}
+.df{white-space:pre-wrap;overflow-wrap:anywhere;max-height:45vh;overflow:auto;padding:var(--sp);border:1px solid var(--bd);margin:0 0 var(--sp)}
 ins{text-decoration:underline 2px var(--ok)}
 del{text-decoration:line-through 2px var(--er)}
 @media(forced-colors:active){ins,del{border:1px solid}}`;

@@ -27,8 +27,7 @@ export interface ImageFieldTarget {
 }
 
 const CSS =
-  `form{position:fixed;z-index:2147483001;width:min(22em,calc(100vw - 16px))}
-.a{justify-content:flex-start}`;
+  `form{position:fixed;z-index:2147483001;width:min(22em,calc(100vw - 16px))}`;
 
 let panel: (() => void) | undefined;
 

@@ -88,9 +88,7 @@ export const de: Labels = {
   publish: "Veröffentlichen ({n})",
   discardDrafts: "Entwürfe verwerfen",
   publishing: "Wird veröffentlicht…",
-  published: "{n} veröffentlicht",
-  publishedToast:
-    "{n} Änderung veröffentlicht: {fields}.|{n} Änderungen veröffentlicht: {fields}.",
+  publishedToast: "Veröffentlicht: {fields}.",
   viewAsVisitor: "Als Besucher ansehen",
   notPublishedConflict:
     "Nicht veröffentlicht: anderswo geändert; bitte neu laden",
@@ -109,10 +107,9 @@ export const de: Labels = {
   restoring: "Wird wiederhergestellt…",
   restoreThis: "Diese Version wiederherstellen",
   back: "Zurück",
-  restorePreview:
-    "Die Version vom {when} wiederherzustellen ändert den Text so:",
+  restorePreview: "Was die Version vom {when} ändert:",
   words: "{n} Wort|{n} Wörter",
-  characters: "{n} Zeichen|{n} Zeichen",
+  characters: "{n} Zeichen",
   beforeHistory: "vor dem Verlauf",
   empty: "(leer)",
   historyUnavailable: "Verlauf nicht verfügbar: {reason}",

@@ -17,6 +17,33 @@ const BARE_HOST = /^[a-z\d-]+(\.[a-z\d-]+)+(?::\d+)?(?:[/?#]|$)/i;
 let ids = 0;
 
 /**
+ * Sets `link`'s address, target and text; a new link (`range` given)
+ * replaces the selection, or goes at the region's end.
+ */
+function writeLink(
+  { el }: RichEditor,
+  link: HTMLAnchorElement,
+  range: Range | false | undefined,
+  url: string,
+  label: string,
+  newTab: boolean,
+): void {
+  link.setAttribute("href", url);
+  if (newTab) link.setAttribute("target", "_blank");
+  else link.removeAttribute("target");
+  if (link.textContent !== label) link.textContent = label;
+  if (range === false) return;
+  if (range && el.contains(range.startContainer)) {
+    range.deleteContents();
+    range.insertNode(link);
+    range.setStartAfter(link);
+    range.collapse(true);
+    getSelection()?.removeAllRanges();
+    getSelection()?.addRange(range);
+  } else el.append(link);
+}
+
+/**
  * Opens the link panel for the editor's current selection: Ctrl/Cmd+K, the
  * toolbar's Link button, or a click on a link.
  *
@@ -87,23 +114,9 @@ export function openLink(editor: RichEditor): void {
     if (problem) return input(href).focus();
     const label = input(text).value || url;
     close();
-    editor.change(() => {
-      const link = a ?? h("a", {});
-      link.setAttribute("href", url);
-      if (tab.checked) link.setAttribute("target", "_blank");
-      else link.removeAttribute("target");
-      if (link.textContent !== label) link.textContent = label;
-      if (a) return;
-      // A new link replaces the selection (its text is the link's text).
-      if (range && el.contains(range.startContainer)) {
-        range.deleteContents();
-        range.insertNode(link);
-        range.setStartAfter(link);
-        range.collapse(true);
-        getSelection()?.removeAllRanges();
-        getSelection()?.addRange(range);
-      } else el.append(link);
-    });
+    editor.change(() =>
+      writeLink(editor, a ?? h("a", {}), !a && range, url, label, tab.checked)
+    );
   };
   remove.onclick = () => {
     close();

@@ -91,7 +91,7 @@ export function attachPublish(
       published.forEach((id) => setMark(id, false));
       const fields = published.map((id) => byId.get(id)?.label ?? id);
       bar.toast(
-        t("publishedToast", { n: published.length, fields: fields.join(", ") }),
+        t("publishedToast", { fields: fields.join(", ") }),
         [{
           label: t("viewAsVisitor"),
           run: () => void open(options.view, "_blank", "noopener"),

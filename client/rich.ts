@@ -126,14 +126,12 @@ const CSS =
   `:host{display:block!important;position:sticky!important;top:0!important;z-index:2147482000!important}
 .w{position:relative;display:flex;flex-wrap:wrap;align-items:center;gap:4px;margin:0 0 6px;padding:4px;box-shadow:none}
 [role=toolbar]{display:flex;flex-wrap:wrap;align-items:center;gap:2px}
-[role=toolbar] button{padding:4px 6px;min-width:32px;background:transparent;border-color:transparent}
+[role=toolbar] button{padding:4px 7px;background:transparent;border-color:transparent}
 [role=toolbar] button:hover{background:var(--bg2)}
 [role=toolbar] [aria-pressed=true]{background:var(--bg2);border-color:var(--a)}
 .sl{position:absolute;top:calc(100% + 4px);left:0;z-index:1;width:min(24em,calc(100vw - 16px))}
-.sl .a{justify-content:flex-start}
-progress{accent-color:var(--a)}
-dialog.k{width:min(28em,calc(100vw - 32px))}
-dialog img{display:block;max-width:12em;max-height:8em;margin:0 0 var(--sp);border-radius:4px}
+dialog.k{width:28em}
+dialog img{display:block;max-width:12em;max-height:8em;margin:0 0 var(--sp)}
 [data-tip],.bw{position:relative}
 [data-tip]:hover::after,[data-tip]:focus-visible::after{content:attr(data-tip);position:absolute;top:calc(100% + 6px);left:0;z-index:3;padding:3px 8px;border-radius:4px;background:var(--fg);color:var(--bg);font-size:12px;white-space:nowrap;pointer-events:none}
 .bt{min-width:8.5em;justify-content:space-between}
@@ -142,8 +140,7 @@ dialog img{display:block;max-width:12em;max-height:8em;margin:0 0 var(--sp);bord
 .mn [aria-checked=true]{background:var(--bg2);font-weight:600}
 kbd{font:12px ui-monospace,monospace;color:var(--mu)}
 .ks{display:grid;grid-template-columns:1fr auto;gap:4px 16px;margin:0 0 var(--sp)}
-.ks dd{margin:0}
-@media(pointer:coarse){[role=toolbar] button{min-width:44px;min-height:44px}}`;
+.ks dd{margin:0}`;
 // The file input, the idle progress bar and an idle panel carry `hidden`: no
 // rule here sets their `display`, so the UA's `[hidden]{display:none}` holds.
 

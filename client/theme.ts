@@ -71,7 +71,7 @@ input[type=text]{all:unset;width:100%;min-height:30px;padding:4px 8px;border:1px
 .e:empty{display:none}
 .a{display:flex;flex-wrap:wrap;gap:var(--sp);justify-content:flex-end;align-items:center}
 .m{color:var(--mu)}
-dialog.k{margin:auto;max-width:calc(100vw - 32px);max-height:calc(100vh - 32px);overflow:auto}
+dialog.k{margin:auto}
 ::backdrop{background:#0005}
 @media(prefers-reduced-motion:reduce){*{transition:none!important;animation:none!important}}
 @media(pointer:coarse){button{min-height:44px;min-width:44px}}

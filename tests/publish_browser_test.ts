@@ -113,7 +113,7 @@ engineTest(
           );
           assert.match(await visitor(), /Edit this page in place now/);
           const view = await barView(page);
-          assert.match(view.toast!, /^Published 1 change: Title\./);
+          assert.match(view.toast!, /^Published: Title\./);
           assert.deepEqual(view.toastButtons, ["View as visitor", "OK"]);
           assert.equal(view.status, "All changes saved");
           assert.deepEqual(view.primary, ["Save"], "Save leads again");

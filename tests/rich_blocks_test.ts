@@ -112,6 +112,30 @@ clientSiteTest(
           /<blockquote>(<p>)?Quoted line(<\/p>)?<\/blockquote>/,
         );
         assert.match(html, /<pre>let x = 1;<\/pre>/);
+        // Esc closes the open menu; focus goes back to its button.
+        await page.press("Tab", ["Shift"]);
+        await page.press("Home");
+        for (let i = 0; i < 4; i++) await page.press("ArrowRight");
+        await page.press("Enter");
+        await page.waitFor(
+          (bar: string) =>
+            document.querySelector(bar)!.shadowRoot!.activeElement
+              ?.getAttribute("role") === "menuitemradio",
+          { timeout: 5000 },
+          BAR,
+        );
+        await page.press("Escape");
+        assert.equal(await focusedInBar(page), "Block type: Code block");
+        assert.equal(
+          await page.evaluate(
+            (bar: string) =>
+              document.querySelector(bar)!.shadowRoot!.querySelector<
+                HTMLElement
+              >("[role=menu]")!.hidden,
+            BAR,
+          ),
+          true,
+        );
       });
       await t.step("Ctrl+E: inline code", async () => {
         await select(page, "npm");

@@ -320,5 +320,9 @@ if (import.meta.main) {
       rows.join("\n")
     }`,
   );
+  // In deno fmt's shape, so `deno fmt --check` stays clean.
+  await new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--quiet", `${OUT}README.md`],
+  }).output();
   console.log(`docs/ui/: ${taken.size} surfaces`);
 }
