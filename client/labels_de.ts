@@ -109,7 +109,7 @@ export const de: Labels = {
   back: "Zurück",
   restorePreview: "Was die Version vom {when} ändert:",
   words: "{n} Wort|{n} Wörter",
-  characters: "{n} Zeichen",
+  characters: "{n} Zeichen|{n} Zeichen",
   beforeHistory: "vor dem Verlauf",
   empty: "(leer)",
   historyUnavailable: "Verlauf nicht verfügbar: {reason}",
