@@ -121,7 +121,7 @@ export async function openHistory(
   try {
     const rows = await load(url, target);
     state.textContent = rows.length ? "" : t("noHistory");
-    const view = { kit, target, dialog, body, list, state, rows };
+    const view = { kit, target, dialog, body, list, state, rows, close };
     rows.forEach((_, i) => list.append(row(view, i)));
     (list.querySelector("li:nth-child(2) button") as HTMLElement | null ??
       close).focus();
@@ -162,6 +162,8 @@ interface View {
   body: HTMLElement;
   list: HTMLElement;
   state: HTMLElement;
+  /** The list's Close button (hidden while comparing: Back is there). */
+  close: HTMLElement;
   rows: { rev: Entry; value: string }[];
 }
 
@@ -193,7 +195,7 @@ function row(v: View, i: number): HTMLElement {
 
 /** Shows what restoring revision `i` changes, with confirm and Back. */
 function compare(v: View, i: number): void {
-  const { kit: { h }, target, rows, body, list, state } = v;
+  const { kit: { h }, target, rows, body, list, state, close } = v;
   const { rev, value } = rows[i];
   const when = dateTime(new Date(rev.at));
   const diff = h("p", { class: "df" });
@@ -212,8 +214,10 @@ function compare(v: View, i: number): void {
   };
   cancel.onclick = () => {
     body.replaceChildren(list);
+    close.hidden = false;
     (list.children[i]?.querySelector("button") as HTMLElement)?.focus();
   };
+  close.hidden = true;
   body.replaceChildren(
     h("p", {}, t("restorePreview", { when })),
     diff,
