@@ -12,16 +12,9 @@
  * @module
  */
 
+import type { HistoryListing, RevisionBody } from "../core/wire.ts";
 import type { Kit } from "./dom.ts";
 import { dateTime, labels, t } from "./labels.ts";
-
-/** One entry of `GET /api/cms/history?field=…`. */
-interface Entry {
-  id: string;
-  at: string;
-  editor: string | null;
-  bytes: number;
-}
 
 /** What the panel needs from the editing session. */
 export interface HistoryTarget {
@@ -104,11 +97,13 @@ export async function openHistory(
     unitDisplay: "narrow",
   });
   try {
-    const { revisions } = await get({ limit: String(LIMIT) }) as {
-      revisions: Entry[];
-    };
+    const { revisions } = await get({
+      limit: String(LIMIT),
+    }) as HistoryListing;
     const values = await Promise.all(
-      revisions.map((r) => get({ revision: r.id }).then((b) => b.value)),
+      revisions.map((r) =>
+        get({ revision: r.id }).then((b) => (b as RevisionBody).value)
+      ),
     );
     state.textContent = revisions.length ? "" : t("noHistory");
     revisions.forEach((rev, i) => {

@@ -9,6 +9,12 @@
  * @module
  */
 
+import type {
+  DiscardBody,
+  DraftsListing,
+  PublishAnswer,
+  PublishBody,
+} from "../core/wire.ts";
 import type { EditBar } from "./bar.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
@@ -79,10 +85,10 @@ export function attachPublish(
     const res = await fetch(url("publish"), {
       method: "POST",
       headers,
-      body: JSON.stringify({ fields: list, versions }),
+      body: JSON.stringify({ fields: list, versions } satisfies PublishBody),
     }).catch(() => null);
     if (res?.ok) {
-      const { published } = await res.json() as { published: string[] };
+      const { published } = await res.json() as PublishAnswer;
       published.forEach((id) => setMark(id, false));
       bar.status("clean", t("published", { n: published.length }));
     } else if (res?.status === 409) {
@@ -100,7 +106,7 @@ export function attachPublish(
       const res = await fetch(url("discard"), {
         method: "POST",
         headers,
-        body: JSON.stringify({ field: id }),
+        body: JSON.stringify({ field: id } satisfies DiscardBody),
       }).catch(() => null);
       if (!res?.ok) {
         bar.status("error", t("notDiscarded"));
@@ -123,7 +129,7 @@ export function attachPublish(
   (async () => {
     const res = await fetch(url("drafts")).catch(() => null);
     if (!res?.ok) return;
-    const { drafts } = await res.json() as { drafts: { field: string }[] };
+    const { drafts } = await res.json() as DraftsListing;
     for (const d of drafts) if (byId.has(d.field)) setMark(d.field, true);
     render();
   })();

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { Status } from "../core/wire.ts";
+import { type PreviewAnswer, Status } from "../core/wire.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import type { OriginOptions } from "./origin.ts";
 import { admitEditor, readJsonObject } from "./request.ts";
@@ -160,14 +160,6 @@ export interface PreviewHandlerOptions extends OriginOptions {
    * canonical path. `false` → 400.
    */
   allowPath?: (path: string) => boolean;
-}
-
-/** `POST /api/cms/preview`: the link and when it stops working. */
-export interface PreviewAnswer {
-  /** Absolute URL of the page with `?preview=TOKEN`. */
-  url: string;
-  /** When the link expires, ISO 8601. */
-  expires: string;
 }
 
 /**
