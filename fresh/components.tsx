@@ -1,3 +1,5 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
 /**
  * Preact helpers for server-rendered pages: a field element that carries the
  * marker attributes only in edit mode, and the tags that load the client.
