@@ -22,3 +22,11 @@ export function serve(
     close: () => server.shutdown(),
   };
 }
+
+/** A port on 127.0.0.1 that the OS says is free right now. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
