@@ -56,9 +56,10 @@ const NOT_FOUND = 404;
  * @example
  * ```ts
  * import { createHistoryHandler, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const history = createHistoryHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   allowlist: { pages: { title: "plain", body: "rich" } },
  *   store: new MemoryContentStore(),
  * });

@@ -172,9 +172,10 @@ export interface PreviewHandlerOptions extends OriginOptions {
  * @example
  * ```ts
  * import { createPreviewHandler, PreviewSigner } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const preview = createPreviewHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   signer: new PreviewSigner("a-long-random-secret-of-32-bytes-or-more"),
  * });
  * ```

@@ -101,9 +101,10 @@ function addressOf(d: { collection: string; key: string; field: string }) {
  * @example
  * ```ts
  * import { createDraftsHandler, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const drafts = createDraftsHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   allowlist: { pages: { title: "plain", body: "rich" } },
  *   store: new MemoryContentStore(),
  * });
@@ -148,9 +149,10 @@ export function createDraftsHandler(
  * @example
  * ```ts
  * import { createPublishHandler, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const publish = createPublishHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   allowlist: { pages: { title: "plain", body: "rich" } },
  *   store: new MemoryContentStore(),
  * });
@@ -252,9 +254,10 @@ export function createPublishHandler(
  * @example
  * ```ts
  * import { createDiscardHandler, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const discard = createDiscardHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   allowlist: { pages: { title: "plain", body: "rich" } },
  *   store: new MemoryContentStore(),
  * });

@@ -118,9 +118,10 @@ export interface SaveHandlerOptions extends OriginOptions {
  * @example
  * ```ts
  * import { createSaveHandler, defineContent, list, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const save = createSaveHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   allowlist: defineContent({ pages: { title: "plain", body: "rich", features: list() } }),
  *   store: new MemoryContentStore(),
  *   publicOrigin: "https://www.example.com",
