@@ -110,7 +110,7 @@ export const jsonLines: Logger = (line) => {
  */
 export const errorsOnly: Logger = (line) => {
   if (line.level !== "error") return;
-  const parts = ["cms:", line.msg];
+  const parts = ["cms:", line.msg === "request" ? "request failed" : line.msg];
   if (line.status !== undefined) parts.push(String(line.status));
   if (line.route) parts.push(line.route);
   if (line.requestId) parts.push(`id=${line.requestId}`);
