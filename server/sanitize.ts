@@ -145,6 +145,23 @@ function start(slot: Slot, job: Job): void {
 }
 
 /**
+ * Starts the sanitizer's workers in the background, so the first rich save
+ * does not wait for jsdom to load and warm up (each worker sanitizes a
+ * sample before it reports ready). Idle workers never keep the process
+ * alive. The save endpoint calls it when it is created with a rich field.
+ *
+ * @example
+ * ```ts
+ * import { warmSanitizer } from "./sanitize.ts";
+ * warmSanitizer(); // returns at once
+ * ```
+ */
+export function warmSanitizer(): void {
+  while (slots.length < POOL_SIZE) spawn();
+  pump();
+}
+
+/**
  * Sanitizes rich HTML with the shared policy and counts what it removed.
  * The first call starts a worker, which loads jsdom and DOMPurify (about
  * half a second).
