@@ -157,9 +157,17 @@ function start(slot: Slot, job: Job): void {
  * ```
  */
 export function warmSanitizer(): void {
-  while (slots.length < POOL_SIZE) spawn();
-  pump();
+  if (warming || slots.length > 0) return;
+  // One small value per worker: loads them, and runs the round trip once.
+  warming = Promise.all(
+    Array.from(
+      { length: POOL_SIZE },
+      () => enqueue("<p>warm <b>up</b></p>", {}).catch(() => {}),
+    ),
+  ).then(() => {});
 }
+
+let warming: Promise<void> | undefined;
 
 /**
  * Sanitizes rich HTML with the shared policy and counts what it removed.
@@ -186,23 +194,30 @@ export function sanitizeRich(
       new TypeError("sanitizeHtml expects a string of HTML"),
     );
   }
+  return traceSanitize(html.length, () => enqueue(html, options));
+}
+
+/** Queues one value for the workers; resolves with the worker's answer. */
+function enqueue(
+  html: string,
+  options: SanitizeOptions,
+): Promise<SanitizeResult> {
   const id = nextId++;
-  return traceSanitize(html.length, () =>
-    new Promise((resolve, reject) => {
-      queue.push({
+  return new Promise((resolve, reject) => {
+    queue.push({
+      id,
+      request: {
         id,
-        request: {
-          id,
-          html,
-          options: { mediaBase: options.mediaBase },
-          limits: { ...HTML_LIMITS, ...options.limits },
-        },
-        deadlineMs: options.deadlineMs ?? SANITIZE_DEADLINE_MS,
-        resolve,
-        reject,
-      });
-      pump();
-    }));
+        html,
+        options: { mediaBase: options.mediaBase },
+        limits: { ...HTML_LIMITS, ...options.limits },
+      },
+      deadlineMs: options.deadlineMs ?? SANITIZE_DEADLINE_MS,
+      resolve,
+      reject,
+    });
+    pump();
+  });
 }
 
 /**

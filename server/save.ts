@@ -21,7 +21,7 @@ import {
 import { type ResolvedField, resolveField } from "./allowlist.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import type { OriginOptions } from "./origin.ts";
-import { admitEditor, readJsonObject } from "./request.ts";
+import { admitEditor, readJsonObject, warmRequestPath } from "./request.ts";
 import {
   type SanitizeOptions,
   sanitizeRich,
@@ -152,7 +152,9 @@ export function createSaveHandler(
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const drafts = options.publishMode === "draft" ? draftStore(store) : null;
   const mediaBase = options.mediaBase ?? options.storage?.url("");
+  // Warm start: the first save need not pay for cold code paths.
   if (hasRichField(allowlist)) warmSanitizer();
+  setTimeout(() => void warmRequestPath().catch(() => {}), 0);
   return endpoint<EndpointCall>("save", async (req, ctx, call) => {
     const editor = await admitEditor(req, ["PATCH", "POST"], options, call);
     const context = call?.context;
