@@ -145,12 +145,19 @@ export function mount(
       hint: t("saveHint"),
       keys: "Control+S Meta+S",
     },
-    {
-      label: t("settings"),
-      run: () => emit("cms:open-drawer", { editor: cfg.editor }),
-      icon: "settings",
-    },
-    { label: t("history"), run: () => void showHistory() },
+    // Settings and History only when the page config says they exist.
+    ...cfg.settings
+      ? [
+        {
+          label: t("settings"),
+          run: () => emit("cms:open-drawer", { editor: cfg.editor }),
+          icon: "settings",
+        } as const,
+      ]
+      : [],
+    ...cfg.history
+      ? [{ label: t("history"), run: () => void showHistory() }]
+      : [],
     { label: t("done"), run: done, icon: "done" },
   ];
   const bar = createBar(kit, cfg.editor, actions);
