@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * The browser client: in-place editing of marked regions, the edit bar,
  * per-field saving, and the rich text editor for the host's own panels.

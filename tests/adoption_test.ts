@@ -62,22 +62,33 @@ function readmeBlock(marker: string): string {
 
 Deno.test("adoption: a default-options app importing all four entry points type-checks", async () => {
   const dir = await newApp({
+    // Server code: no DOM types anywhere (core's sanitizer included).
     "main.ts": [
       'import { createClientHandler, createSaveHandler } from "@inplace/cms";',
       'import { CmsField, cmsSaveRoute } from "@inplace/cms/fresh";',
-      'import { mountCms } from "@inplace/cms/client";',
       'import { defineContent, type SaveBody } from "@inplace/cms/core";',
       "const body: SaveBody = { collection: 'p', key: 'k', field: 'f', value: 1 };",
       "console.log(createClientHandler, createSaveHandler, CmsField,",
-      "  cmsSaveRoute, mountCms, defineContent, body);",
+      "  cmsSaveRoute, defineContent, body);",
+      "",
+    ].join("\n"),
+    // Browser code says so itself (JSR bans this line inside a package).
+    "browser.ts": [
+      '/// <reference lib="dom" />',
+      '/// <reference lib="dom.iterable" />',
+      'import { clearDrafts, mountCms } from "@inplace/cms/client";',
+      "const cms = mountCms({ editor: 'Ada' });",
+      "cms.ready.then(() => clearDrafts());",
       "",
     ].join("\n"),
   });
   try {
     const config = JSON.parse(await Deno.readTextFile(`${dir}/deno.json`));
     assert.equal(config.compilerOptions, undefined);
-    const { code, out, err } = await deno(dir, ["check", "main.ts"]);
-    assert.equal(code, 0, out + err);
+    const server = await deno(dir, ["check", "main.ts"]);
+    assert.equal(server.code, 0, server.out + server.err);
+    const both = await deno(dir, ["check", "main.ts", "browser.ts"]);
+    assert.equal(both.code, 0, both.out + both.err);
     // A mistake is still found: the check is real.
     await Deno.writeTextFile(
       `${dir}/bad.ts`,
