@@ -9,7 +9,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { freePort } from "./helpers/serve.ts";
+import { formLoginAndEdit, freePort } from "./helpers/serve.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const README = await Deno.readTextFile(`${ROOT}/README.md`);
@@ -193,21 +193,7 @@ Deno.test("adoption: the README's quick start, pasted into a new app, type-check
     });
     await wrong.body?.cancel();
     assert.equal(wrong.status, 403);
-    const login = await fetch(`${base}/login`, {
-      method: "POST",
-      body: new URLSearchParams({ password: "pass-1234" }),
-      redirect: "manual",
-    });
-    await login.body?.cancel();
-    assert.equal(login.status, 303);
-    const cookie = login.headers.get("Set-Cookie")!.split(";")[0];
-
-    const page = await (await fetch(`${base}/?edit`, { headers: { cookie } }))
-      .text();
-    const version = page.match(
-      /data-cms-field="pages:home:title" data-cms-version="(\w+)"/,
-    )?.[1];
-    assert.ok(version, page);
+    const { cookie, page, version } = await formLoginAndEdit(base, "pass-1234");
     const mount = page.match(/<script type="module" src="([^"]+)">/)?.[1];
     assert.equal(mount, "/cms/mount.js");
     const js = await fetch(base + mount);

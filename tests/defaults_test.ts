@@ -52,18 +52,20 @@ Deno.test("defaults: srcset and sizes of an uploaded image survive saving withou
   const img = `<img src="${answer.url}" width="${answer.width}" ` +
     `height="${answer.height}" alt="A photo" srcset="${srcset}" ` +
     `sizes="(max-width: 600px) 100vw, 600px">`;
-  const res = await save(
-    new Request("http://127.0.0.1/api/cms/save", {
-      method: "PATCH",
-      headers,
-      body: JSON.stringify({
-        collection: "pages",
-        key: "home",
-        field: "body",
-        value: `<p>${img}</p>`,
+  const saveBody = (value: string) =>
+    save(
+      new Request("http://127.0.0.1/api/cms/save", {
+        method: "PATCH",
+        headers,
+        body: JSON.stringify({
+          collection: "pages",
+          key: "home",
+          field: "body",
+          value,
+        }),
       }),
-    }),
-  );
+    );
+  const res = await saveBody(`<p>${img}</p>`);
   assert.equal(res.status, 204, await res.text());
   assert.equal(res.headers.get(REMOVED_HEADER), null);
   const stored = String((await store.get("pages", "home"))?.body);
@@ -71,20 +73,8 @@ Deno.test("defaults: srcset and sizes of an uploaded image survive saving withou
   assert.ok(stored.includes('sizes="(max-width: 600px) 100vw, 600px"'), stored);
 
   // A srcset pointing anywhere else is still removed (and counted).
-  const foreign = await save(
-    new Request("http://127.0.0.1/api/cms/save", {
-      method: "PATCH",
-      headers,
-      body: JSON.stringify({
-        collection: "pages",
-        key: "home",
-        field: "body",
-        value: img.replaceAll(
-          "https://cdn.example/media/",
-          "https://evil.example/",
-        ),
-      }),
-    }),
+  const foreign = await saveBody(
+    img.replaceAll("https://cdn.example/media/", "https://evil.example/"),
   );
   assert.equal(foreign.status, 204);
   assert.ok(Number(foreign.headers.get(REMOVED_HEADER)) >= 2);

@@ -10,7 +10,7 @@ import { MemoryContentStore } from "../server/store/memory.ts";
 import { LocalMediaStorage } from "../server/media/local.ts";
 import type { HistoryListing, MediaAnswer } from "../core/wire.ts";
 import { png } from "./fixtures/images.ts";
-import { serve } from "./helpers/serve.ts";
+import { formLoginAndEdit, serve } from "./helpers/serve.ts";
 
 Deno.test("examples/hono: same-origin save 204, cross-site 403, an upload, history and the client", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cms-hono-" });
@@ -24,21 +24,7 @@ Deno.test("examples/hono: same-origin save 204, cross-site 403, an upload, histo
   const server = serve(app.fetch);
   const base = server.url;
   try {
-    const login = await fetch(`${base}/login`, {
-      method: "POST",
-      body: new URLSearchParams({ password: "pass-1234" }),
-      redirect: "manual",
-    });
-    await login.body?.cancel();
-    assert.equal(login.status, 303);
-    const cookie = login.headers.get("Set-Cookie")!.split(";")[0];
-
-    const page = await (await fetch(`${base}/?edit`, { headers: { cookie } }))
-      .text();
-    const version = page.match(
-      /data-cms-field="pages:home:title" data-cms-version="(\w+)"/,
-    )?.[1];
-    assert.ok(version, page);
+    const { cookie, page } = await formLoginAndEdit(base, "pass-1234");
     assert.ok(page.includes('<script type="module" src="/cms/mount.js">'));
 
     const saveWith = (headers: Record<string, string>, value: string) =>
