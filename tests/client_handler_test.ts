@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { createClientHandler } from "../server/client.ts";
+import { cmsClientRoute } from "../fresh/routes.ts";
 import { CLIENT_FILES } from "../server/client_files.ts";
 import { buildClient } from "../tools/build_client.ts";
 import { engines, withBrowser } from "./helpers/browser.ts";
@@ -219,4 +220,25 @@ Deno.test({
       await server.close();
     }
   },
+});
+
+Deno.test("client handler: cmsClientRoute serves the same files as a Fresh route", async () => {
+  const route = cmsClientRoute<Record<string, never>>();
+  assert.equal(route.entry, "/cms/mod.js");
+  assert.equal(route.mount, "/cms/mount.js");
+  const ctx = (path: string) => {
+    const req = new Request(`http://localhost${path}`);
+    return {
+      req,
+      url: new URL(req.url),
+      state: {},
+      next: () => Promise.reject(),
+    };
+  };
+  const res = await route(ctx(route.entry) as never);
+  assert.equal(res.status, 200);
+  assert.equal(await res.text(), CLIENT_FILES["mod.js"]);
+  const missing = await route(ctx("/cms/../x") as never);
+  assert.equal(missing.status, 404);
+  await missing.body?.cancel();
 });
