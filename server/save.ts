@@ -136,7 +136,8 @@ export interface SaveHandlerOptions extends OriginOptions {
  *   authorize: (req) => editorOf(req), // your session lookup
  *   allowlist: defineContent({ pages: { title: "plain", body: "rich", features: list() } }),
  *   store: new MemoryContentStore(),
- *   publicOrigin: "https://www.example.com",
+ *   // Your public origin behind a proxy; unset (localhost), the request's own.
+ *   publicOrigin: Deno.env.get("PUBLIC_ORIGIN") || undefined,
  * });
  * Deno.serve((req) =>
  *   new URL(req.url).pathname === "/api/cms/save"
