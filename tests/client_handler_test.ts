@@ -242,3 +242,65 @@ Deno.test("client handler: cmsClientRoute serves the same files as a Fresh route
   assert.equal(missing.status, 404);
   await missing.body?.cancel();
 });
+
+Deno.test("client handler: works when the module is loaded over HTTP(S), as from JSR", async () => {
+  // The repository's files over HTTP, as JSR serves a package's files.
+  const root = new URL("../", import.meta.url);
+  const files = serve(async (req) => {
+    const path = new URL(req.url).pathname;
+    if (!/^\/(server|core)\/[\w/]+\.ts$/.test(path)) {
+      return new Response("Not found", { status: 404 });
+    }
+    return new Response(await Deno.readTextFile(new URL(`.${path}`, root)), {
+      headers: { "Content-Type": "application/typescript" },
+    });
+  });
+  const dir = await Deno.makeTempDir({ prefix: "cms-remote-" });
+  try {
+    // JSR rewrites a package's bare imports; an import map does it here.
+    await Deno.writeTextFile(
+      `${dir}/deno.json`,
+      JSON.stringify({
+        imports: { "@opentelemetry/api": "npm:@opentelemetry/api@^1.9.0" },
+      }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/main.ts`,
+      `import { createClientHandler } from "${files.url}/server/client.ts";
+const client = createClientHandler();
+const entry = await client(new Request("http://x" + client.entry));
+const code = await entry.text();
+const chunk = code.match(/"\\.\\/([\\w-]+\\.js)"/)![1];
+const lazy = await client(new Request("http://x/cms/" + chunk));
+console.log(JSON.stringify({
+  entry: entry.status, code, chunk: lazy.status,
+  cache: lazy.headers.get("Cache-Control"),
+}));
+`,
+    );
+    const host = new URL(files.url).host;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-lock",
+        `--reload=${files.url}`,
+        `--allow-import=${host}`,
+        "main.ts",
+      ],
+      cwd: dir,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const err = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, err);
+    const got = JSON.parse(new TextDecoder().decode(out.stdout));
+    assert.equal(got.entry, 200);
+    assert.equal(got.code, CLIENT_FILES["mod.js"]);
+    assert.equal(got.chunk, 200);
+    assert.equal(got.cache, "public, max-age=31536000, immutable");
+  } finally {
+    await files.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
