@@ -12,6 +12,7 @@ import { resolveField } from "./allowlist.ts";
 import { readBody } from "./body.ts";
 import { annotateRequest, HttpError, requestIdOf } from "./http.ts";
 import { checkOrigin, type OriginOptions } from "./origin.ts";
+import { contentVersion } from "./version.ts";
 import type { Allowlist, Authorize, Editor, EndpointCall } from "./types.ts";
 
 /** What {@linkcode admitEditor} needs: the origin rules and the session. */
@@ -133,7 +134,7 @@ export function allowedField(
 
 /**
  * Runs the request path's side-effect-free parts once (a body read through
- * the body reader, JSON parsing, a request id), so that the first real
+ * the body reader, JSON parsing, a request id, a version, an answer), so that the first real
  * request does not pay their first-run cost alone. Endpoints call it in
  * the background when they are created.
  *
@@ -152,6 +153,8 @@ export async function warmRequestPath(): Promise<void> {
       body,
     });
     requestIdOf(req);
-    parseJsonObject(await readBody(req, 1024));
+    const value = parseJsonObject(await readBody(req, 1024));
+    contentVersion(String(value.field));
+    new Response(null, { status: 204, headers: { "X-Warm": "1" } });
   }
 }
