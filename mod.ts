@@ -2,109 +2,227 @@
  * In-place content editing for server-rendered Deno sites: the host side.
  *
  * The host keeps its schema, sessions and storage; this module gives it the
- * two endpoints of the spec as Web-standard handlers
- * (`(req: Request) => Promise<Response>`), the shared sanitizer, and
- * ready-made stores.
+ * endpoints of the spec as Web-standard handlers
+ * (`(req: Request) => Promise<Response>`), the browser client's files, the
+ * shared sanitizer, and ready-made stores.
  *
  * - {@linkcode createSaveHandler}: the save endpoint (one request per
  *   changed field, allowlist, rich-field set, 409 on conflicts).
  * - {@linkcode createMediaHandler}: the media endpoint (raw image bytes,
  *   size cap, type sniffed from the bytes).
+ * - {@linkcode createClientHandler}: serves the browser client (entry and
+ *   lazy chunks, cached right); no build step in the host.
+ * - {@linkcode createHistoryHandler}, {@linkcode createDraftsHandler},
+ *   {@linkcode createPublishHandler}, {@linkcode createDiscardHandler},
+ *   {@linkcode createPreviewHandler}: history, drafts and preview links.
  * - {@linkcode defineContent}: one declaration of the editable content; it is
  *   the save endpoint's allowlist and types every field address.
  * - {@linkcode sanitizeHtml}: the one sanitizer policy, on the server.
  * - {@linkcode HttpError} and {@linkcode endpoint}: the endpoint pipeline.
  * - Production: {@linkcode serveGracefully} (drain on SIGTERM),
  *   {@linkcode createLivenessHandler} and {@linkcode createReadinessHandler}
- *   (`/healthz`, `/readyz`), {@linkcode setLogger} (JSON-lines logs),
- *   {@linkcode setBodyBudget} (memory for bodies in flight).
- * - Content stores: {@linkcode KvContentStore}, {@linkcode MemoryContentStore}.
- * - Media storage: {@linkcode S3MediaStorage}, {@linkcode LocalMediaStorage}
- *   (with {@linkcode serveLocalMedia}), {@linkcode MemoryMediaStorage}.
+ *   (`/healthz`, `/readyz`), {@linkcode setLogger} (silent by default;
+ *   `setLogger("json")` for request logs), {@linkcode setBodyBudget}.
+ * - Content stores: {@linkcode KvContentStore}, {@linkcode MemoryContentStore};
+ *   PostgreSQL in `@inplace/cms/postgres`.
+ * - Media storage: {@linkcode LocalMediaStorage} (with
+ *   {@linkcode serveLocalMedia}), {@linkcode MemoryMediaStorage}; S3 in
+ *   `@inplace/cms/s3`.
  *
  * @example
  * ```ts
  * import {
+ *   createClientHandler,
  *   createMediaHandler,
  *   createSaveHandler,
  *   defineContent,
+ *   type Editor,
  *   KvContentStore,
  *   list,
  *   LocalMediaStorage,
  *   serveLocalMedia,
  * } from "@inplace/cms";
  *
+ * const kv = await Deno.openKv("content.kv");
+ * // The editor from YOUR server-side session store, or null: here a
+ * // `sid` cookie whose session your login wrote to ["sessions", sid].
+ * async function authorize(req: Request): Promise<Editor | null> {
+ *   const sid = req.headers.get("Cookie")?.match(/(?:^|;\s*)sid=([\w-]+)/)?.[1];
+ *   if (!sid) return null;
+ *   const session = await kv.get<{ name: string }>(["sessions", sid]);
+ *   return session.value ? { name: session.value.name } : null;
+ * }
+ * const storage = new LocalMediaStorage({ dir: "media", publicUrl: "/media" });
  * const cms = {
- *   // The editor from YOUR server-side session, or null.
- *   authorize: (req: Request) =>
- *     req.headers.get("Cookie")?.includes("session=") ? { name: "Ada" } : null,
+ *   authorize,
  *   allowlist: defineContent({
  *     pages: { title: "plain", body: "rich", features: list() },
  *   }),
- *   store: new KvContentStore(await Deno.openKv("content.kv")),
- *   storage: new LocalMediaStorage({ dir: "media", publicUrl: "/media" }),
- *   publicOrigin: "https://www.example.com",
- * } as const;
+ *   store: new KvContentStore(kv),
+ *   storage,
+ *   // Behind a proxy, your public origin; unset, the request's own origin
+ *   // (so it works on localhost).
+ *   publicOrigin: Deno.env.get("PUBLIC_ORIGIN") || undefined,
+ * };
  * const save = createSaveHandler(cms);
  * const media = createMediaHandler(cms);
- * const files = serveLocalMedia(cms.storage);
+ * const files = serveLocalMedia(storage);
+ * const client = createClientHandler(); // /cms/mod.js and its chunks
  *
  * Deno.serve((req) => {
  *   const { pathname } = new URL(req.url);
  *   if (pathname === "/api/cms/save") return save(req);
  *   if (pathname === "/api/cms/media") return media(req);
  *   if (pathname.startsWith("/media/")) return files(req);
+ *   if (pathname.startsWith(client.base)) return client(req);
  *   return new Response("Not found", { status: 404 });
  * });
  * ```
  *
  * @module
  */
-export * from "./core/address.ts";
-export * from "./core/content.ts";
-export * from "./core/wire.ts";
-export * from "./server/types.ts";
+// Core: the content declaration and field addresses (also in
+// `@inplace/cms/core`, with the wire protocol and the sanitizer policy).
+export {
+  type FieldAddress,
+  fieldPath,
+  formatAddress,
+  parseAddress,
+} from "./core/address.ts";
+export {
+  type Allowlist,
+  type Content,
+  defineContent,
+  type FieldAddressOf,
+  type FieldDecl,
+  type FieldKind,
+  type FieldSpec,
+  image,
+  list,
+  plain,
+  rich,
+  type TextLimits,
+} from "./core/content.ts";
+// What a host implements or receives: editors, stores, storage.
+export type {
+  Authorize,
+  CanEdit,
+  ContentRecord,
+  ContentStore,
+  ContentValue,
+  Draft,
+  DraftConflict,
+  DraftRef,
+  DraftStore,
+  Editor,
+  EndpointCall,
+  HistoryStore,
+  MediaStorage,
+  PublishMode,
+  PublishResult,
+  Retention,
+  Revision,
+  RevisionInput,
+  StoreLine,
+} from "./server/types.ts";
+// The endpoints.
+export {
+  createSaveHandler,
+  type SaveEvent,
+  type SaveHandlerOptions,
+} from "./server/save.ts";
+export {
+  createMediaHandler,
+  type MediaHandlerOptions,
+} from "./server/media.ts";
+export type { ImageOptions } from "./server/image/pipeline.ts";
+export type { VariantFormat } from "./server/image/process.ts";
+export type { SharpLoader } from "./server/image/sharp.ts";
+export type { ImageInfo } from "./server/sniff.ts";
+export {
+  createHistoryHandler,
+  type HistoryHandlerOptions,
+} from "./server/history.ts";
+export {
+  createDiscardHandler,
+  createDraftsHandler,
+  createPublishHandler,
+  type DraftHandlerOptions,
+} from "./server/publish.ts";
+export {
+  createPreviewHandler,
+  PREVIEW_PARAM,
+  type PreviewHandlerOptions,
+  PreviewSigner,
+} from "./server/preview.ts";
+export {
+  type ClientHandler,
+  type ClientHandlerOptions,
+  createClientHandler,
+} from "./server/client.ts";
+export { isCrossSite, type OriginOptions } from "./server/origin.ts";
+export {
+  type HtmlLimits,
+  sanitizeHtml,
+  type SanitizeOptions,
+} from "./server/sanitize.ts";
+export type { SanitizeResult, SanitizerOptions } from "./core/sanitizer.ts";
+export { contentVersion } from "./server/version.ts";
+// Custom endpoints through the same pipeline.
 export {
   endpoint,
   type EndpointContext,
-  errorResponse,
   type Handler,
   HttpError,
   REQUEST_ID_HEADER,
   type RequestFacts,
   requestIdOf,
 } from "./server/http.ts";
-export * from "./server/serve.ts";
-export * from "./server/health.ts";
-export * from "./server/log.ts";
+// Production.
 export {
-  bodyBytesInFlight,
-  type BodyTimeouts,
-  DEFAULT_BODY_BUDGET,
-  readBody,
-  setBodyBudget,
-} from "./server/body.ts";
-export * from "./server/version.ts";
-export * from "./server/save.ts";
-export * from "./server/history.ts";
-export * from "./server/publish.ts";
-export * from "./server/preview.ts";
-export * from "./server/media.ts";
-export * from "./server/sniff.ts";
-export * from "./server/image/pipeline.ts";
-export type {
-  ImageFile,
-  PreparedImage,
-  VariantFormat,
-} from "./server/image/process.ts";
-export * from "./server/image/queue.ts";
-export { importSharp, type SharpLoader } from "./server/image/sharp.ts";
-export * from "./server/image/store.ts";
-export * from "./server/origin.ts";
-export * from "./server/sanitize.ts";
-export * from "./server/store/memory.ts";
-export * from "./server/store/kv.ts";
-export * from "./server/store/postgres.ts";
-export * from "./server/media/memory.ts";
-export * from "./server/media/local.ts";
-export * from "./server/media/s3.ts";
+  type GracefulServer,
+  serveGracefully,
+  type ServeGracefullyOptions,
+  type ServeHandler,
+} from "./server/serve.ts";
+export {
+  contentStoreCheck,
+  createLivenessHandler,
+  createReadinessHandler,
+  type HealthCheck,
+  mediaStorageCheck,
+  type ReadinessOptions,
+} from "./server/health.ts";
+export {
+  type Logger,
+  type LogLevel,
+  type LogLine,
+  type LogRecord,
+  setLogger,
+} from "./server/log.ts";
+export { bodyBytesInFlight, setBodyBudget } from "./server/body.ts";
+// Content stores (PostgreSQL: `@inplace/cms/postgres`).
+export {
+  MemoryContentStore,
+  type MemoryContentStoreOptions,
+} from "./server/store/memory.ts";
+export {
+  KeyTooLargeError,
+  KvContentStore,
+  type KvContentStoreOptions,
+  PublishTooLargeError,
+  RecordTooLargeError,
+} from "./server/store/kv.ts";
+// Media storage (S3: `@inplace/cms/s3`).
+export {
+  LocalMediaStorage,
+  type LocalMediaStorageOptions,
+  type OpenedMedia,
+  serveLocalMedia,
+  type ServeLocalMediaOptions,
+} from "./server/media/local.ts";
+export {
+  MemoryMediaStorage,
+  type MemoryMediaStorageOptions,
+  type StoredMedia,
+} from "./server/media/memory.ts";

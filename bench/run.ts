@@ -22,6 +22,7 @@ import { run as telemetryBench } from "./telemetry.ts";
 import { run as historyBench } from "./history.ts";
 import { run as publishBench } from "./publish.ts";
 import { run as sanitizeRatio } from "./sanitize_ratio.ts";
+import { run as firstSave } from "./first_save.ts";
 import { run as sanitizeAdversarial } from "./sanitize_adversarial.ts";
 import { setLogger } from "../server/log.ts";
 
@@ -150,6 +151,17 @@ rows.push(
       p.gzip / sizeGoals.panel,
       1,
     )
+  ),
+);
+
+const first = await firstSave();
+rows.push(
+  row(
+    `first rich save, ${first.delayMs / 1000} s after start (warm start)`,
+    ms(first.firstMs),
+    `median of the next 10 ${ms(first.medianMs)}`,
+    first.ratio,
+    3,
   ),
 );
 

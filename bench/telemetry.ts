@@ -24,6 +24,7 @@
  *
  * @module
  */
+import { setLogger } from "../server/log.ts";
 import { createSaveHandler } from "../server/save.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { KvContentStore } from "../server/store/kv.ts";
@@ -57,6 +58,8 @@ const PAIRS = 7;
 
 /** Child mode: time BLOCKS × BLOCK saves, print the median ms per save. */
 async function child(storeName: string): Promise<void> {
+  // Both sides write the JSON request log, as a production host would.
+  setLogger("json");
   let kv: Deno.Kv | undefined;
   let path: string | undefined;
   let store: ContentStore;

@@ -231,12 +231,19 @@ function barActions(s: Session): BarAction[] {
       hint: t("saveHint"),
       keys: "Control+S Meta+S",
     },
-    {
-      label: t("settings"),
-      run: () => emit("cms:open-drawer", { editor: s.cfg.editor }),
-      icon: "settings",
-    },
-    { label: t("history"), run: () => void showHistory(s) },
+    // Settings and History only when the page config says they exist.
+    ...s.cfg.settings
+      ? [
+        {
+          label: t("settings"),
+          run: () => emit("cms:open-drawer", { editor: s.cfg.editor }),
+          icon: "settings",
+        } as const,
+      ]
+      : [],
+    ...s.cfg.history
+      ? [{ label: t("history"), run: () => void showHistory(s) }]
+      : [],
     { label: t("done"), run: () => done(s), icon: "done" },
   ];
 }

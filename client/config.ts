@@ -11,7 +11,10 @@ export interface CmsConfig {
   save: string;
   /** Media endpoint. Default `/api/cms/media`. */
   media: string;
-  /** History endpoint. Default `/api/cms/history`. */
+  /**
+   * History endpoint, e.g. `/api/cms/history`; `""` (default): none, and
+   * the edit bar shows no History.
+   */
   history: string;
   /** Editor's display name shown in the edit bar. Default `""`. */
   editor: string;
@@ -25,9 +28,18 @@ export interface CmsConfig {
    * from the first upload's answer.
    */
   mediaBase: string;
+  /**
+   * Whether the edit bar shows Settings, which fires `cms:open-drawer` for
+   * the host's own panel. Default `false`.
+   */
+  settings: boolean;
 }
 
-/** Reads the page config, then applies `overrides`. */
+/**
+ * Reads the page config, then applies `overrides`. Keys of the page config
+ * it does not know (a typo, a key from a newer version) get one console
+ * warning per call.
+ */
 export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
   let page: Partial<CmsConfig> | null = null;
   try {
@@ -42,16 +54,25 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
   const config: CmsConfig = {
     save: "/api/cms/save",
     media: "/api/cms/media",
-    history: "/api/cms/history",
+    history: "",
     editor: "",
     exit: exit.href,
     publish: "",
     mediaBase: "",
+    settings: false,
   };
   let name: keyof CmsConfig;
   for (name in config) {
     const v = overrides[name] ?? page?.[name];
-    if (typeof v === "string") config[name] = v;
+    // Each key keeps its type (string, or boolean for `settings`).
+    if (typeof v === typeof config[name]) Object.assign(config, { [name]: v });
+  }
+  const unknown = Object.keys(page && typeof page === "object" ? page : {})
+    .filter((key) => !Object.hasOwn(config, key));
+  if (unknown.length) {
+    console.warn(
+      `cms: unknown #cms-config key(s) ignored: ${unknown.join(", ")}`,
+    );
   }
   return config;
 }

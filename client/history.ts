@@ -16,18 +16,15 @@
  * @module
  */
 
+import type {
+  HistoryListing,
+  RevisionBody,
+  RevisionSummary,
+} from "../core/wire.ts";
 import { diffWords } from "./diff.ts";
 import type { Kit } from "./dom.ts";
 import { dateTime, t } from "./labels.ts";
 import { THEME } from "./theme.ts";
-
-/** One entry of `GET /api/cms/history?field=…`. */
-interface Entry {
-  id: string;
-  at: string;
-  editor: string | null;
-  bytes: number;
-}
 
 /** What the panel needs from the editing session. */
 export interface HistoryTarget {
@@ -137,7 +134,7 @@ export async function openHistory(
 async function load(
   url: string,
   target: HistoryTarget,
-): Promise<{ rev: Entry; value: string }[]> {
+): Promise<{ rev: RevisionSummary; value: string }[]> {
   const get = async (query: Record<string, string>) => {
     const res = await fetch(
       `${url}?${new URLSearchParams({ field: target.id, ...query })}`,
@@ -145,11 +142,13 @@ async function load(
     if (!res.ok) throw new Error(await res.text() || `HTTP ${res.status}`);
     return await res.json();
   };
-  const { revisions } = await get({ limit: String(LIMIT) }) as {
-    revisions: Entry[];
-  };
+  const { revisions } = await get({
+    limit: String(LIMIT),
+  }) as HistoryListing;
   const values = await Promise.all(
-    revisions.map((r) => get({ revision: r.id }).then((b) => b.value)),
+    revisions.map((r) =>
+      get({ revision: r.id }).then((b) => (b as RevisionBody).value)
+    ),
   );
   return revisions.map((rev, i) => ({ rev, value: String(values[i]) }));
 }
@@ -164,7 +163,7 @@ interface View {
   state: HTMLElement;
   /** The list's Close button (hidden while comparing: Back is there). */
   close: HTMLElement;
-  rows: { rev: Entry; value: string }[];
+  rows: { rev: RevisionSummary; value: string }[];
 }
 
 /** Row `i`: meta line, preview, and the Current badge or Restore. */

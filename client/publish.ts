@@ -11,6 +11,12 @@
  * @module
  */
 
+import type {
+  DiscardBody,
+  DraftsListing,
+  PublishAnswer,
+  PublishBody,
+} from "../core/wire.ts";
 import type { EditBar } from "./bar.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
@@ -107,7 +113,7 @@ export function attachPublish(
       const res = await fetch(url("discard"), {
         method: "POST",
         headers,
-        body: JSON.stringify({ field: id }),
+        body: JSON.stringify({ field: id } satisfies DiscardBody),
       }).catch(() => null);
       if (!res?.ok) {
         bar.status("error", t("notDiscarded"));
@@ -130,7 +136,7 @@ export function attachPublish(
   (async () => {
     const res = await fetch(url("drafts")).catch(() => null);
     if (!res?.ok) return;
-    const { drafts } = await res.json() as { drafts: { field: string }[] };
+    const { drafts } = await res.json() as DraftsListing;
     for (const d of drafts) if (byId.has(d.field)) setMark(d.field, true);
     render();
   })();
@@ -163,10 +169,10 @@ async function publishDrafts(
   const res = await fetch(to, {
     method: "POST",
     headers,
-    body: JSON.stringify({ fields: list, versions }),
+    body: JSON.stringify({ fields: list, versions } satisfies PublishBody),
   }).catch(() => null);
   if (res?.ok) {
-    const { published } = await res.json() as { published: string[] };
+    const { published } = await res.json() as PublishAnswer;
     return published;
   }
   throw res?.status === 409 ? t("notPublishedConflict") : t("notPublished", {

@@ -1,7 +1,8 @@
 /**
  * The browser-safe ground floor shared by the client, the server and the
  * Fresh helpers: the field-address grammar, the content declaration, the
- * wire protocol and the sanitizer policy. No Deno APIs, no DOM.
+ * wire protocol of every endpoint and the sanitizer policy. No Deno APIs,
+ * and no DOM lib needed to type-check it.
  *
  * @example
  * ```ts
@@ -15,7 +16,46 @@
  *
  * @module
  */
-export * from "./address.ts";
-export * from "./content.ts";
+export {
+  type FieldAddress,
+  fieldPath,
+  formatAddress,
+  MAX_KEY_LENGTH,
+  MAX_NAME_LENGTH,
+  parseAddress,
+} from "./address.ts";
+export {
+  type Allowlist,
+  type Content,
+  defineContent,
+  type FieldAddressOf,
+  type FieldDecl,
+  type FieldKind,
+  type FieldSpec,
+  image,
+  list,
+  plain,
+  rich,
+  type TextLimits,
+} from "./content.ts";
 export * from "./wire.ts";
-export * from "./sanitizer.ts";
+export {
+  type AttributeHookEvent,
+  createSanitizer,
+  type DomDocument,
+  type DomElement,
+  type DomNode,
+  type DomParent,
+  type DomText,
+  type ElementHookEvent,
+  isAllowedUrl,
+  KEPT_TAGS,
+  LINK_REL,
+  LINK_SCHEMES,
+  type Purifier,
+  type Sanitize,
+  SANITIZER_POLICY,
+  type SanitizeResult,
+  type SanitizerOptions,
+  type SanitizerPolicy,
+} from "./sanitizer.ts";

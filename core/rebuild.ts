@@ -147,7 +147,7 @@ function visit(node: Node, into: Element, tag: string, walk: Walk): void {
     });
     for (const item of flat) {
       if (item === null) into.appendChild(walk.out.createElement("br"));
-      else visit(item, into, tag, walk);
+      else visit(item as Node, into, tag, walk);
     }
   } else if (
     rule === "drop" ||

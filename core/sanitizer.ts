@@ -56,6 +56,76 @@
 import { isAllowedUrl, LINK_SCHEMES } from "./url.ts";
 export { isAllowedUrl, LINK_SCHEMES };
 
+// The parts of the DOM the policy touches, declared structurally so that
+// core type-checks without the DOM lib (Deno's default compiler options);
+// a browser's or jsdom's nodes satisfy them.
+
+/** A DOM node as the policy reads it (a browser's or jsdom's `Node`). */
+export interface DomNode {
+  /** 1 element, 3 text, 8 comment, 9 document. */
+  readonly nodeType: number;
+  /** The parent, or `null` when detached. */
+  readonly parentNode: DomParent | null;
+  /** First child, or `null`. */
+  readonly firstChild: DomNode | null;
+  /** Next sibling, or `null`. */
+  readonly nextSibling: DomNode | null;
+  /** Previous sibling, or `null`. */
+  readonly previousSibling: DomNode | null;
+  /** The text of the node and its descendants. */
+  textContent: string | null;
+}
+
+/** A node that holds children (an element or a document). */
+export interface DomParent extends DomNode {
+  /** Its children. */
+  readonly childNodes: { readonly length: number };
+  /** Inserts `node` before `child` (`null`: at the end). */
+  insertBefore(node: DomNode, child: DomNode | null): unknown;
+  /** Removes `child`. */
+  removeChild(child: DomNode): unknown;
+}
+
+/** A DOM element as the policy reads it. */
+export interface DomElement extends DomParent {
+  /** Lower-case tag name for HTML. */
+  readonly localName: string;
+  /** The element's namespace. */
+  readonly namespaceURI: string | null;
+  /** The document it belongs to. */
+  readonly ownerDocument: DomDocument;
+  /** Its serialized content. */
+  innerHTML: string;
+  /** An attribute's value, or `null`. */
+  getAttribute(name: string): string | null;
+  /** Whether it has the attribute. */
+  hasAttribute(name: string): boolean;
+  /** Sets an attribute. */
+  setAttribute(name: string, value: string): void;
+  /** Removes an attribute. */
+  removeAttribute(name: string): void;
+}
+
+/** A text node. */
+export interface DomText extends DomNode {
+  /** Its text. */
+  data: string;
+  /** The document it belongs to. */
+  readonly ownerDocument: DomDocument;
+}
+
+/** A document. */
+export interface DomDocument extends DomParent {
+  /** Its `<body>`, if any. */
+  readonly body: DomElement | null;
+  /** Its `<head>`, if any. */
+  readonly head: DomElement | null;
+  /** Its root element. */
+  readonly documentElement: DomElement;
+  /** Creates an element. */
+  createElement(tag: string): DomElement;
+}
+
 /** The DOMPurify options the policy sets (a subset of DOMPurify's `Config`). */
 export interface SanitizerPolicy {
   /** Tags kept. */
@@ -116,36 +186,36 @@ export interface Purifier {
   /** Registers a hook that may detach the node to remove it. */
   addHook(
     entryPoint: "uponSanitizeElement",
-    hook: (node: Node, data: ElementHookEvent) => void,
+    hook: (node: DomNode, data: ElementHookEvent) => void,
   ): void;
   /** Registers a hook that decides per attribute. */
   addHook(
     entryPoint: "uponSanitizeAttribute",
-    hook: (node: Element, event: AttributeHookEvent) => void,
+    hook: (node: DomElement, event: AttributeHookEvent) => void,
   ): void;
   /** Registers a hook run after a node (text too) is sanitized. */
   addHook(
     entryPoint: "afterSanitizeElements",
-    hook: (node: Node) => void,
+    hook: (node: DomNode) => void,
   ): void;
   /** Registers a hook run after an element's attributes are sanitized. */
   addHook(
     entryPoint: "afterSanitizeAttributes",
-    hook: (node: Element) => void,
+    hook: (node: DomElement) => void,
   ): void;
   /** Removes a hook registered with `addHook`. */
   removeHook(
     entryPoint: "afterSanitizeElements",
-    hook: (node: Node) => void,
+    hook: (node: DomNode) => void,
   ): unknown;
   /**
    * Sanitizes an HTML string, or with `IN_PLACE` an element's content where
    * it is.
    */
   sanitize(
-    dirty: string | Node,
+    dirty: string | DomNode,
     config: SanitizerPolicy & { IN_PLACE?: boolean },
-  ): string | Node;
+  ): string | DomNode;
 }
 
 /** Inline tags kept in stored rich HTML. */
@@ -441,7 +511,7 @@ export interface Sanitize {
    * where they are, and returns how many things were removed. The server
    * uses it on a tree it built itself.
    */
-  inPlace(root: Element): number;
+  inPlace(root: DomElement): number;
 }
 
 /**
@@ -515,7 +585,7 @@ function isAllowedSizes(value: string): boolean {
  * ```
  */
 export function isAllowedAttribute(
-  el: Element,
+  el: DomElement,
   name: string,
   value: string,
   mediaBase?: string,
@@ -527,7 +597,7 @@ export function isAllowedAttribute(
 // caller that judges several attributes of one element reads its tag once.
 function isAllowedOn(
   kept: ReadonlySet<string> | undefined,
-  el: Element,
+  el: DomElement,
   name: string,
   value: string,
   mediaBase: string | undefined,
@@ -552,22 +622,22 @@ function isSide(value: string | null): boolean {
   return value !== null && SIDE.test(value) && Number(value) <= MAX_IMAGE_SIDE;
 }
 
-function isHtmlElement(node: Node, localName?: string): node is Element {
-  const el = node as Element;
+function isHtmlElement(node: DomNode, localName?: string): node is DomElement {
+  const el = node as DomElement;
   return node.nodeType === 1 && el.namespaceURI === HTML_NS &&
     (localName === undefined || el.localName === localName);
 }
 
 /** Whitespace-only text, comments and dropped elements do not separate. */
-function isTransparent(node: Node): boolean {
-  return (node.nodeType === 3 && (node as Text).data.trim() === "") ||
+function isTransparent(node: DomNode): boolean {
+  return (node.nodeType === 3 && (node as DomText).data.trim() === "") ||
     node.nodeType === 8 || node.nodeType === 7 ||
     (node.nodeType === 1 && !isHtmlElement(node)) ||
     (isHtmlElement(node) && DROPPED.has(node.localName));
 }
 
 function isBoundary(
-  node: Node | null,
+  node: DomNode | null,
   step: "previousSibling" | "nextSibling",
 ) {
   while (node !== null && isTransparent(node)) node = node[step];
@@ -591,12 +661,12 @@ function isBoundary(
  * ```
  */
 export function flattenUnwrapped(
-  node: Element,
+  node: DomElement,
   parentTag: string,
   boundaryBefore: () => boolean,
-  onUnwrap: (el: Element) => void,
-): (Node | null)[] {
-  const out: (Node | null)[] = [];
+  onUnwrap: (el: DomElement) => void,
+): (DomNode | null)[] {
+  const out: (DomNode | null)[] = [];
   // Whether the last significant output node (else what precedes `node`)
   // keeps words apart.
   const before = () => {
@@ -611,7 +681,7 @@ export function flattenUnwrapped(
   // whether it held visible text when `needed` (else it may say false: only
   // a separated element, or one inside it, looks at its text).
   const flatten = (
-    el: Element,
+    el: DomElement,
     parentTag: string,
     needed: boolean,
   ): boolean => {
@@ -648,12 +718,15 @@ export function flattenUnwrapped(
  * flattened content moves to after `node`, so DOMPurify's walk still
  * visits it. Every node moves at most once; no subtree is copied.
  */
-function unwrapInDom(node: Element, onUnwrap: (el: Element) => void): void {
+function unwrapInDom(
+  node: DomElement,
+  onUnwrap: (el: DomElement) => void,
+): void {
   const parent = node.parentNode;
   if (parent === null) return;
   const out = flattenUnwrapped(
     node,
-    (parent as Element).localName ?? "",
+    (parent as DomElement).localName ?? "",
     () => isBoundary(node.previousSibling, "previousSibling"),
     onUnwrap,
   );
@@ -675,7 +748,7 @@ function unwrapInDom(node: Element, onUnwrap: (el: Element) => void): void {
  * outsideBody(parse("<title>x</title><p>y").body); // 1
  * ```
  */
-export function outsideBody(body: Element): number {
+export function outsideBody(body: DomElement): number {
   const doc = body.ownerDocument;
   if (doc.body !== body) return 0;
   let count = doc.head?.childNodes.length ?? 0;
@@ -689,7 +762,7 @@ export function outsideBody(body: Element): number {
 
 // Whether this document's serializer writes the extra line feed that the
 // HTML parser drops after <pre> (the current spec and jsdom do not).
-const preSerializerAddsNewline = new WeakMap<Document, boolean>();
+const preSerializerAddsNewline = new WeakMap<DomDocument, boolean>();
 
 /**
  * Makes the first text of a `<pre>` that starts with a line feed survive
@@ -704,7 +777,7 @@ const preSerializerAddsNewline = new WeakMap<Document, boolean>();
  * protectPreNewline(text); // "\n\nx" where the serializer adds nothing
  * ```
  */
-export function protectPreNewline(text: Text): void {
+export function protectPreNewline(text: DomText): void {
   const pre = text.parentNode;
   if (
     pre === null || pre.firstChild !== text || !text.data.startsWith("\n") ||
@@ -726,12 +799,12 @@ interface InstanceState {
   /** Removals the hooks made that DOMPurify does not record. */
   removed: number;
   /** Nodes the hooks removed; DOMPurify's attribute records on them are moot. */
-  gone: WeakSet<Node>;
+  gone: WeakSet<DomNode>;
   /** The element whose attributes are being judged, and its kept names. */
-  el: Element | null;
+  el: DomElement | null;
   kept: ReadonlySet<string> | undefined;
   /** The last `<a>` with an attribute the policy may keep. */
-  link: Element | null;
+  link: DomElement | null;
 }
 
 // Attribute names some tag keeps; DOMPurify's `ALLOWED_ATTR` (the same
@@ -745,8 +818,8 @@ const installed = new WeakMap<Purifier, InstanceState>();
 
 // Registered only while a value that may hold a `<pre>` is sanitized: a
 // hook on every node costs a call per node.
-const preHook = (node: Node) => {
-  if (node.nodeType === 3) protectPreNewline(node as Text);
+const preHook = (node: DomNode) => {
+  if (node.nodeType === 3) protectPreNewline(node as DomText);
 };
 
 function install(purify: Purifier): InstanceState {
@@ -829,7 +902,7 @@ function install(purify: Purifier): InstanceState {
 function countRemoved(purify: Purifier, state: InstanceState): number {
   let count = state.removed;
   for (const item of purify.removed ?? []) {
-    const from = (item as { from?: Node }).from;
+    const from = (item as { from?: DomNode }).from;
     if (from === undefined || !state.gone.has(from)) count++;
   }
   return count;
@@ -867,7 +940,7 @@ export function createSanitizer(
   options: SanitizerOptions = {},
 ): Sanitize {
   const state = install(purify);
-  const run = (dirty: string | Element) => {
+  const run = (dirty: string | DomElement) => {
     state.options = options;
     state.removed = 0;
     state.gone = new WeakSet();

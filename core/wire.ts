@@ -7,6 +7,15 @@
  *   a stale `version` is `409` with a {@linkcode ConflictBody}.
  * - Media endpoint: `POST` raw image bytes; success is `200` with a
  *   {@linkcode MediaAnswer}.
+ * - History endpoint: `GET ?field=…` → {@linkcode HistoryListing};
+ *   `GET ?field=…&revision=…` → {@linkcode RevisionBody}; `POST` a
+ *   {@linkcode RestoreBody} → `204` like a save.
+ * - Draft endpoints: `GET` drafts → {@linkcode DraftsListing}; `POST` a
+ *   {@linkcode PublishBody} → {@linkcode PublishAnswer} (`409`:
+ *   {@linkcode PublishConflictBody}); `POST` a {@linkcode DiscardBody} to
+ *   discard → `204`.
+ * - Preview endpoint: `POST` a {@linkcode PreviewBody} →
+ *   {@linkcode PreviewAnswer}.
  * - Every error is a short plain-text reason ({@linkcode ErrorBody}) with
  *   `Content-Type: text/plain; charset=utf-8`.
  *
@@ -143,6 +152,104 @@ export interface MediaVariant {
   height: number;
   /** MIME type, e.g. `image/webp`. */
   type: string;
+}
+
+/** One entry of a {@linkcode HistoryListing}. */
+export interface RevisionSummary {
+  /** The revision's id. */
+  id: string;
+  /** When it was written, ISO 8601. */
+  at: string;
+  /** Who wrote it; `null` for the value from before history began. */
+  editor: string | null;
+  /** Size of the value in UTF-8 bytes. */
+  bytes: number;
+  /** When this value went public, ISO 8601; absent for a draft. */
+  published?: string;
+}
+
+/** History endpoint, `GET ?field=…[&limit=N]`: the field's revisions. */
+export interface HistoryListing {
+  /** The field's address, as asked. */
+  field: string;
+  /** Newest first; the first is the field's current value. */
+  revisions: RevisionSummary[];
+}
+
+/** History endpoint, `GET ?field=…&revision=…`: one revision with its value. */
+export interface RevisionBody {
+  /** The revision's id. */
+  id: string;
+  /** When it was written, ISO 8601. */
+  at: string;
+  /** Who wrote it; `null` for the value from before history began. */
+  editor: string | null;
+  /** The stored value. */
+  value: string | string[];
+}
+
+/**
+ * History endpoint, `POST`: restore a revision of a field (answered like a
+ * save: `204` with {@linkcode VERSION_HEADER}, `409` on a stale `version`).
+ */
+export interface RestoreBody {
+  /** The field's address, e.g. `pages:home:title`. */
+  field: string;
+  /** The revision to restore. */
+  revision: string;
+  /** The field's version the editor saw; a mismatch is a 409. */
+  version?: string;
+}
+
+/** Drafts endpoint, `GET`: one entry per unpublished field, oldest first. */
+export interface DraftsListing {
+  /** Oldest first. */
+  drafts: { field: string; at: string; editor: string }[];
+}
+
+/**
+ * Publish endpoint, `POST`: the fields to publish (all the editor may
+ * publish when absent), with the draft versions the editor saw.
+ */
+export interface PublishBody {
+  /** Field addresses; absent: every draft the editor may publish. */
+  fields?: string[];
+  /** Address → draft version seen; a changed draft is a 409. */
+  versions?: Record<string, string>;
+}
+
+/** Publish endpoint, `200`: what went public. */
+export interface PublishAnswer {
+  /** The addresses published, in the order published. */
+  published: string[];
+}
+
+/** Publish endpoint, `409`: nothing was published. */
+export interface PublishConflictBody {
+  /** Always `"conflict"`. */
+  error: "conflict";
+  /** Fields whose draft changed since the editor saw it. */
+  conflicts: { field: string; value: string | string[]; version: string }[];
+}
+
+/** Discard endpoint, `POST`: drop one field's draft (`204`). */
+export interface DiscardBody {
+  /** The field's address. */
+  field: string;
+}
+
+/** Preview endpoint, `POST`: the page to make a preview link for. */
+export interface PreviewBody {
+  /** A plain site path, e.g. `/about`. */
+  path: string;
+}
+
+/** Preview endpoint, `200`: the link and when it stops working. */
+export interface PreviewAnswer {
+  /** Absolute URL of the page with `?preview=TOKEN`. */
+  url: string;
+  /** When the link expires, ISO 8601. */
+  expires: string;
 }
 
 /**

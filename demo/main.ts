@@ -7,8 +7,9 @@
  * Environment (CLI only):
  * - `PORT` (default 8000), bound on 127.0.0.1.
  * - `CMS_DATA_DIR` (default `.data/`): `content.kv` and `media/`.
- * - `CMS_EDITOR_PASSWORD`: the editor's password; generated and printed
- *   when unset.
+ * - `CMS_EDITOR_PASSWORD`: the editor's password; when unset, generated
+ *   once into `CMS_DATA_DIR/editor-password` (mode 0600), reused on every
+ *   restart (so sessions survive it) and printed.
  * - `CMS_DATABASE_URL=postgres://…` keeps content, history and sessions in
  *   PostgreSQL instead of `content.kv` (several instances can share it).
  * - `CMS_CLIENT_DIR`: a prebuilt client folder (`deno task build`); default:
@@ -61,6 +62,7 @@ import {
   createReadinessHandler,
   mediaStorageCheck,
 } from "../server/health.ts";
+import { setLogger } from "../server/log.ts";
 import { serveGracefully } from "../server/serve.ts";
 import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
@@ -71,7 +73,10 @@ export interface DemoOptions {
   port?: number;
   /** Folder for `content.kv` and `media/`. Default `.data`. */
   dataDir?: string;
-  /** Editor password. Default: a random one (see `DemoServer.password`). */
+  /**
+   * Editor password. Default: generated once and kept in
+   * `dataDir/editor-password` (mode 0600), so restarts keep sessions.
+   */
   password?: string;
   /** Editor display name. Default `"Editor"`. */
   editorName?: string;
@@ -141,7 +146,8 @@ export async function startDemo(
   const publicOrigin = options.publicOrigin
     ? checkedOrigin(options.publicOrigin)
     : undefined;
-  const password = options.password || randomToken(15);
+  const password = options.password ||
+    await keptSecret(`${dataDir}/editor-password`, 15);
 
   const cleanup: (() => Promise<void> | void)[] = [];
   try {
@@ -196,7 +202,8 @@ export async function startDemo(
       clientDir,
       publishMode: options.publishMode,
       previewSigner: new PreviewSigner(
-        options.previewSecret || await previewSecret(dataDir),
+        options.previewSecret ||
+          await keptSecret(`${dataDir}/preview-secret`, 32),
       ),
       publicOrigin,
       clientAddress: options.clientAddress,
@@ -247,17 +254,17 @@ export async function startDemo(
 }
 
 /**
- * The preview secret kept in `dataDir/preview-secret` (owner-only), created
- * with 32 random bytes on first use.
+ * A secret kept in `file` (owner-only, mode 0600), created with `bytes`
+ * random bytes on first use and reused after: the preview secret and the
+ * generated editor password (so a restart keeps sessions and links).
  */
-async function previewSecret(dataDir: string): Promise<string> {
-  const file = `${dataDir}/preview-secret`;
+async function keptSecret(file: string, bytes: number): Promise<string> {
   try {
     return (await Deno.readTextFile(file)).trim();
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
-  const secret = randomToken(32);
+  const secret = randomToken(bytes);
   try {
     await Deno.writeTextFile(file, secret + "\n", {
       createNew: true,
@@ -370,6 +377,8 @@ export function s3FromEnv(
 }
 
 if (import.meta.main) {
+  // The library is silent by default; the demo shows its JSON request log.
+  setLogger("json");
   const env = (name: string) => Deno.env.get(name);
   const port = Number(env("PORT") || "8000");
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -418,7 +427,9 @@ if (import.meta.main) {
     );
   }
   if (!given) {
-    console.log(`Editor password (generated): ${demo.password}`);
+    console.log(
+      `Editor password (kept in ${dataDir}/editor-password): ${demo.password}`,
+    );
     console.log("Set CMS_EDITOR_PASSWORD to choose your own.");
   }
   // The first SIGTERM/SIGINT drains (a second one is harmless, a third

@@ -168,6 +168,8 @@ export function HomePageView(props: HomeProps): VNode {
               editor: editor?.name ?? "",
               save: "/api/cms/save",
               media: "/api/cms/media",
+              history: "/api/cms/history",
+              settings: true,
               exit: "/",
               ...props.mediaBase ? { mediaBase: props.mediaBase } : {},
               ...props.publish ? { publish: props.publish } : {},

@@ -1,3 +1,5 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
 /**
  * Preact helpers for server-rendered pages: a field element that carries the
  * marker attributes only in edit mode, and the tags that load the client.
@@ -170,8 +172,10 @@ export interface CmsPageConfig {
   save?: string;
   /** Media endpoint. Default `/api/cms/media`. */
   media?: string;
-  /** History endpoint. Default `/api/cms/history`. */
+  /** History endpoint, e.g. `/api/cms/history`. Default: none (no History). */
   history?: string;
+  /** Show Settings (fires `cms:open-drawer`). Default `false`. */
+  settings?: boolean;
   /**
    * Public base URL of uploaded media (the media storage's `url("")`): pasted
    * or restored `srcset` under it is kept in the editor.

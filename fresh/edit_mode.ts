@@ -39,12 +39,13 @@ export interface CmsEditModeOptions<State> {
  *
  * @example
  * ```ts
- * // routes/_middleware.ts
+ * // routes/_middleware.ts (Fresh 2: the default export, after your session
+ * // middleware, which puts the signed-in user in ctx.state.user)
  * import { cmsEditMode } from "@inplace/cms/fresh";
  * type State = { user?: { name: string } };
- * export const handler = cmsEditMode<State>({
- *   authorize: (ctx) => ctx.state.user ?? null,
- * });
+ * export default [
+ *   cmsEditMode<State>({ authorize: (ctx) => ctx.state.user ?? null }),
+ * ];
  * // routes/index.tsx then reads ctx.state.cms.editing
  * ```
  */

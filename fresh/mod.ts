@@ -30,3 +30,4 @@ export type { ImageOptions } from "../server/image/pipeline.ts";
 export type { ImageInfo } from "../server/sniff.ts";
 export type { FieldAddress } from "../core/address.ts";
 export type { Content, FieldAddressOf } from "../core/content.ts";
+export type { ClientHandler, ClientHandlerOptions } from "../server/client.ts";

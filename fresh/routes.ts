@@ -36,6 +36,11 @@ import {
   createPreviewHandler,
   type PreviewHandlerOptions,
 } from "../server/preview.ts";
+import {
+  type ClientHandler,
+  type ClientHandlerOptions,
+  createClientHandler,
+} from "../server/client.ts";
 import type { Handler } from "../server/http.ts";
 import type { Authorize, Editor, EndpointCall } from "../server/types.ts";
 import type {
@@ -302,4 +307,32 @@ export function cmsPreviewRoute<State>(
     ...options,
     authorize: fromContext(options.authorize),
   }));
+}
+
+/** {@linkcode cmsClientRoute}'s handler, with the client's paths. */
+export type FreshClientRoute<State> =
+  & FreshHandler<State>
+  & Pick<ClientHandler, "entry" | "mount" | "base">;
+
+/**
+ * The browser client's files as a Fresh 2 route (see `createClientHandler`
+ * in `@inplace/cms`): mount it as a catch-all file route under the same
+ * `base` (default `/cms/`), then load `entry` from an island or put
+ * `<script type="module" src={handler.mount}>` in edit mode, which needs
+ * no inline script (`script-src 'self'`).
+ *
+ * @example
+ * ```ts
+ * // routes/cms/[...path].ts
+ * import { cmsClientRoute } from "@inplace/cms/fresh";
+ * export const handler = cmsClientRoute(); // /cms/mod.js, /cms/mount.js, …
+ * ```
+ */
+export function cmsClientRoute<State>(
+  options: ClientHandlerOptions = {},
+): FreshClientRoute<State> {
+  const client = createClientHandler(options);
+  const route = (ctx: FreshContextLike<State>) => client(ctx.req);
+  const { entry, mount, base } = client;
+  return Object.assign(route, { entry, mount, base });
 }

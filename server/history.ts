@@ -9,7 +9,11 @@ import {
   fieldPath,
   formatAddress,
 } from "../core/address.ts";
-import { Status } from "../core/wire.ts";
+import {
+  type HistoryListing,
+  type RevisionBody,
+  Status,
+} from "../core/wire.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import { admitEditor, allowedField, readJsonObject } from "./request.ts";
 import { createSaveHandler, type SaveHandlerOptions } from "./save.ts";
@@ -22,40 +26,6 @@ export type HistoryHandlerOptions = Omit<SaveHandlerOptions, "store"> & {
   /** Most revisions one listing returns (`limit` is capped). Default 1000. */
   maxLimit?: number;
 };
-
-/** One entry of a history listing. */
-export interface RevisionSummary {
-  /** The revision's id. */
-  id: string;
-  /** When it was written, ISO 8601. */
-  at: string;
-  /** Who wrote it; `null` for the value from before history began. */
-  editor: string | null;
-  /** Size of the value in UTF-8 bytes. */
-  bytes: number;
-  /** When this value went public, ISO 8601; absent for a draft. */
-  published?: string;
-}
-
-/** `GET ?field=…`: the body of a history listing. */
-export interface HistoryListing {
-  /** The field's address, as asked. */
-  field: string;
-  /** Newest first; the first is the field's current value. */
-  revisions: RevisionSummary[];
-}
-
-/** `GET ?field=…&revision=…`: one revision with its value. */
-export interface RevisionBody {
-  /** The revision's id. */
-  id: string;
-  /** When it was written, ISO 8601. */
-  at: string;
-  /** Who wrote it; `null` for the value from before history began. */
-  editor: string | null;
-  /** The stored value. */
-  value: string | string[];
-}
 
 /** Default number of revisions a listing returns. */
 const DEFAULT_LIMIT = 100;
@@ -86,9 +56,10 @@ const NOT_FOUND = 404;
  * @example
  * ```ts
  * import { createHistoryHandler, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const history = createHistoryHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   allowlist: { pages: { title: "plain", body: "rich" } },
  *   store: new MemoryContentStore(),
  * });

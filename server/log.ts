@@ -1,7 +1,12 @@
 /**
- * One small, replaceable logger: JSON lines with a fixed set of facts about
- * a request. Field values, request bodies and passwords have no place in a
+ * One small, replaceable logger with a fixed set of facts about a request.
+ * Field values, request bodies and passwords have no place in a
  * {@linkcode LogRecord}, so they cannot reach a log.
+ *
+ * Silent by default: a library writes nothing for the requests it answers
+ * well (2xx) or refuses (4xx). A failure (5xx) writes one line with its
+ * request id to stderr. `setLogger("json")` turns on one JSON line per
+ * request; any function can take the lines instead.
  *
  * @example
  * ```ts
@@ -61,7 +66,7 @@ export type Logger = (line: LogLine) => void;
 const encoder = new TextEncoder();
 
 /**
- * The default logger: one JSON line per record.
+ * The JSON logger (`setLogger("json")`): one JSON line per record.
  * - `info` and `debug` lines go straight to stdout;
  * - `warn` and `error` lines go through `console.warn` / `console.error`
  *   (stderr), so that with `OTEL_DENO=true` Deno also exports them as
@@ -92,16 +97,47 @@ export const jsonLines: Logger = (line) => {
   }
 };
 
-let current: Logger = jsonLines;
-
 /**
- * Replaces the logger for the whole process; returns the previous one (to
- * restore it). Pass `() => {}` to silence the module.
+ * The default logger: silent but for errors (a 5xx, a failed shutdown),
+ * each one line on stderr with its request id, e.g.
+ * `cms: request failed 500 save id=3fa2c91d07b6e5a4 Error: disk full`.
  *
  * @example
  * ```ts
+ * import { errorsOnly } from "./log.ts";
+ * errorsOnly({ level: "info", msg: "request", time: "t" }); // writes nothing
+ * ```
+ */
+export const errorsOnly: Logger = (line) => {
+  if (line.level !== "error") return;
+  const parts = ["cms:", line.msg === "request" ? "request failed" : line.msg];
+  if (line.status !== undefined) parts.push(String(line.status));
+  if (line.route) parts.push(line.route);
+  if (line.requestId) parts.push(`id=${line.requestId}`);
+  if (line.error) parts.push(`${line.error.name}: ${line.error.message}`);
+  console.error(parts.join(" ").replace(/[\r\n]+/g, " "));
+};
+
+let current: Logger = errorsOnly;
+
+/**
+ * Replaces the logger for the whole process; returns the previous one (to
+ * restore it).
+ *
+ * - `"json"`: one JSON line per request and event (info to stdout, warnings
+ *   and errors to stderr), for a log collector;
+ * - `"errors"` (the default): only failures, one line each on stderr;
+ * - a function: takes every {@linkcode LogLine}; `() => {}` silences all.
+ *
+ * @example Turn on JSON request logs
+ * ```ts
  * import { setLogger } from "./log.ts";
- * // e.g. only warnings and errors, as JSON lines on stderr:
+ * setLogger("json");
+ * ```
+ *
+ * @example Only warnings and errors, as JSON lines on stderr
+ * ```ts
+ * import { setLogger } from "./log.ts";
  * setLogger((line) => {
  *   if (line.level === "warn" || line.level === "error") {
  *     console.error(JSON.stringify(line));
@@ -109,9 +145,13 @@ let current: Logger = jsonLines;
  * });
  * ```
  */
-export function setLogger(logger: Logger): Logger {
+export function setLogger(logger: Logger | "json" | "errors"): Logger {
   const previous = current;
-  current = logger;
+  current = logger === "json"
+    ? jsonLines
+    : logger === "errors"
+    ? errorsOnly
+    : logger;
   return previous;
 }
 

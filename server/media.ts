@@ -71,9 +71,10 @@ export interface MediaHandlerOptions extends OriginOptions {
  * @example
  * ```ts
  * import { createMediaHandler, MemoryMediaStorage } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const media = createMediaHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   storage: new MemoryMediaStorage(),
  *   maxBytes: 5 * 1024 * 1024,
  * });

@@ -121,7 +121,7 @@ export function isCrossSite(
  *
  * @example
  * ```ts
- * import { isAllowedHost } from "@inplace/cms";
+ * import { isAllowedHost } from "./origin.ts";
  * const req = new Request("http://evil.example:8000/api/cms/save");
  * isAllowedHost(req, ["localhost:8000"]); // false
  * ```

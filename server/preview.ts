@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { Status } from "../core/wire.ts";
+import { type PreviewAnswer, Status } from "../core/wire.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import { type OriginOptions, requestUrl } from "./origin.ts";
 import { admitEditor, readJsonObject } from "./request.ts";
@@ -169,14 +169,6 @@ export interface PreviewHandlerOptions extends OriginOptions {
   allowPath?: (path: string) => boolean;
 }
 
-/** `POST /api/cms/preview`: the link and when it stops working. */
-export interface PreviewAnswer {
-  /** Absolute URL of the page with `?preview=TOKEN`. */
-  url: string;
-  /** When the link expires, ISO 8601. */
-  expires: string;
-}
-
 /**
  * The preview endpoint: `POST` JSON `{"path": "/"}` → 200
  * {@linkcode PreviewAnswer}. The page itself checks the token with
@@ -187,9 +179,10 @@ export interface PreviewAnswer {
  * @example
  * ```ts
  * import { createPreviewHandler, PreviewSigner } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const preview = createPreviewHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   signer: new PreviewSigner("a-long-random-secret-of-32-bytes-or-more"),
  * });
  * ```

@@ -12,7 +12,12 @@ import {
   formatAddress,
   parseAddress,
 } from "../core/address.ts";
-import { Status } from "../core/wire.ts";
+import {
+  type DraftsListing,
+  type PublishAnswer,
+  type PublishConflictBody,
+  Status,
+} from "../core/wire.ts";
 import { readBody } from "./body.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import { admitEditor, allowedField, parseJsonObject } from "./request.ts";
@@ -37,26 +42,6 @@ export type DraftHandlerOptions =
      */
     onPublish?: (published: Draft[], editor: Editor) => void | Promise<void>;
   };
-
-/** `GET /api/cms/drafts`: one entry per unpublished field. */
-export interface DraftsListing {
-  /** Oldest first. */
-  drafts: { field: string; at: string; editor: string }[];
-}
-
-/** `POST /api/cms/publish` with `{fields?, versions?}`: what went public. */
-export interface PublishAnswer {
-  /** The addresses published, in the order published. */
-  published: string[];
-}
-
-/** The 409 answer of a publish: nothing was published. */
-export interface PublishConflictBody {
-  /** Always `"conflict"`. */
-  error: "conflict";
-  /** Fields whose draft changed since the editor saw it. */
-  conflicts: { field: string; value: string | string[]; version: string }[];
-}
 
 /** Largest publish or discard body (a page's addresses fit easily). */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -116,9 +101,10 @@ function addressOf(d: { collection: string; key: string; field: string }) {
  * @example
  * ```ts
  * import { createDraftsHandler, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const drafts = createDraftsHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   allowlist: { pages: { title: "plain", body: "rich" } },
  *   store: new MemoryContentStore(),
  * });
@@ -163,9 +149,10 @@ export function createDraftsHandler(
  * @example
  * ```ts
  * import { createPublishHandler, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const publish = createPublishHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   allowlist: { pages: { title: "plain", body: "rich" } },
  *   store: new MemoryContentStore(),
  * });
@@ -267,9 +254,10 @@ export function createPublishHandler(
  * @example
  * ```ts
  * import { createDiscardHandler, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const discard = createDiscardHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   allowlist: { pages: { title: "plain", body: "rich" } },
  *   store: new MemoryContentStore(),
  * });

@@ -145,6 +145,31 @@ function start(slot: Slot, job: Job): void {
 }
 
 /**
+ * Starts the sanitizer's workers in the background, so the first rich save
+ * does not wait for jsdom to load and warm up (each worker sanitizes a
+ * sample before it reports ready). Idle workers never keep the process
+ * alive. The save endpoint calls it when it is created with a rich field.
+ *
+ * @example
+ * ```ts
+ * import { warmSanitizer } from "./sanitize.ts";
+ * warmSanitizer(); // returns at once
+ * ```
+ */
+export function warmSanitizer(): void {
+  if (warming || slots.length > 0) return;
+  // One small value per worker: loads them, and runs the round trip once.
+  warming = Promise.all(
+    Array.from(
+      { length: POOL_SIZE },
+      () => enqueue("<p>warm <b>up</b></p>", {}).catch(() => {}),
+    ),
+  ).then(() => {});
+}
+
+let warming: Promise<void> | undefined;
+
+/**
  * Sanitizes rich HTML with the shared policy and counts what it removed.
  * The first call starts a worker, which loads jsdom and DOMPurify (about
  * half a second).
@@ -169,23 +194,30 @@ export function sanitizeRich(
       new TypeError("sanitizeHtml expects a string of HTML"),
     );
   }
+  return traceSanitize(html.length, () => enqueue(html, options));
+}
+
+/** Queues one value for the workers; resolves with the worker's answer. */
+function enqueue(
+  html: string,
+  options: SanitizeOptions,
+): Promise<SanitizeResult> {
   const id = nextId++;
-  return traceSanitize(html.length, () =>
-    new Promise((resolve, reject) => {
-      queue.push({
+  return new Promise((resolve, reject) => {
+    queue.push({
+      id,
+      request: {
         id,
-        request: {
-          id,
-          html,
-          options: { mediaBase: options.mediaBase },
-          limits: { ...HTML_LIMITS, ...options.limits },
-        },
-        deadlineMs: options.deadlineMs ?? SANITIZE_DEADLINE_MS,
-        resolve,
-        reject,
-      });
-      pump();
-    }));
+        html,
+        options: { mediaBase: options.mediaBase },
+        limits: { ...HTML_LIMITS, ...options.limits },
+      },
+      deadlineMs: options.deadlineMs ?? SANITIZE_DEADLINE_MS,
+      resolve,
+      reject,
+    });
+    pump();
+  });
 }
 
 /**

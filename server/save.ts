@@ -10,7 +10,7 @@ import {
   fieldPath,
   formatAddress,
 } from "../core/address.ts";
-import { fitsLimit, isImageValue } from "../core/content.ts";
+import { fieldSpec, fitsLimit, isImageValue } from "../core/content.ts";
 import {
   type ConflictBody,
   REMOVED_HEADER,
@@ -21,8 +21,12 @@ import {
 import { type ResolvedField, resolveField } from "./allowlist.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import type { OriginOptions } from "./origin.ts";
-import { admitEditor, readJsonObject } from "./request.ts";
-import { type SanitizeOptions, sanitizeRich } from "./sanitize.ts";
+import { admitEditor, readJsonObject, warmRequestPath } from "./request.ts";
+import {
+  type SanitizeOptions,
+  sanitizeRich,
+  warmSanitizer,
+} from "./sanitize.ts";
 import type {
   Allowlist,
   Authorize,
@@ -33,6 +37,7 @@ import type {
   DraftStore,
   Editor,
   EndpointCall,
+  MediaStorage,
   PublishMode,
   RevisionInput,
 } from "./types.ts";
@@ -68,11 +73,18 @@ export interface SaveHandlerOptions extends OriginOptions {
   /** Largest accepted body in bytes (→ 413). Default 1 MiB. */
   maxBodyBytes?: number;
   /**
-   * The media storage's public base (e.g. `storage.url("")`, `/media/`):
-   * an `<img srcset>` in a rich field is kept only when every URL in it
-   * starts with this base. Without it, `srcset` and `sizes` are removed.
+   * The media storage's public base (e.g. `/media/`): an `<img srcset>` in
+   * a rich field is kept only when every URL in it starts with this base.
+   * Default: `storage.url("")` when `storage` is given; without either,
+   * `srcset` and `sizes` are removed.
    */
   mediaBase?: string;
+  /**
+   * The media storage the media endpoint writes to (the same options
+   * object can feed both factories): its public base is the default
+   * `mediaBase`, so the editor's own uploads keep `srcset` and `sizes`.
+   */
+  storage?: Pick<MediaStorage, "url">;
   /**
    * The sanitizer's limits and deadline for rich fields (see
    * `sanitizeHtml`): past a limit a value is refused with 400 or 413.
@@ -118,12 +130,14 @@ export interface SaveHandlerOptions extends OriginOptions {
  * @example
  * ```ts
  * import { createSaveHandler, defineContent, list, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
  * const save = createSaveHandler({
- *   authorize: (req) =>
- *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
+ *   authorize: (req) => editorOf(req), // your session lookup
  *   allowlist: defineContent({ pages: { title: "plain", body: "rich", features: list() } }),
  *   store: new MemoryContentStore(),
- *   publicOrigin: "https://www.example.com",
+ *   // Your public origin behind a proxy; unset (localhost), the request's own.
+ *   publicOrigin: Deno.env.get("PUBLIC_ORIGIN") || undefined,
  * });
  * Deno.serve((req) =>
  *   new URL(req.url).pathname === "/api/cms/save"
@@ -138,6 +152,10 @@ export function createSaveHandler(
   const { allowlist, canEdit, store, onSave } = options;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const drafts = options.publishMode === "draft" ? draftStore(store) : null;
+  const mediaBase = options.mediaBase ?? options.storage?.url("");
+  // Warm start: the first save need not pay for cold code paths.
+  if (hasRichField(allowlist)) warmSanitizer();
+  setTimeout(() => void warmRequestPath().catch(() => {}), 0);
   return endpoint<EndpointCall>("save", async (req, ctx, call) => {
     const editor = await admitEditor(req, ["PATCH", "POST"], options, call);
     const context = call?.context;
@@ -159,7 +177,7 @@ export function createSaveHandler(
     }
     const { value, removed } = await cleanValue(target, input.value, {
       ...options.sanitize,
-      mediaBase: options.mediaBase,
+      mediaBase,
     });
     const outcome = await write(
       drafts ?? store,
@@ -344,4 +362,13 @@ function apply(
     return { outcome: { current: previous }, record: null };
   }
   return { outcome: "written", record: { ...current, [target.name]: next } };
+}
+
+/** Whether the allowlist declares a rich field (so the sanitizer will run). */
+function hasRichField(allowlist: Allowlist): boolean {
+  return Object.keys(allowlist).some((collection) =>
+    Object.keys(allowlist[collection] ?? {}).some((field) =>
+      fieldSpec(allowlist, collection, field)?.kind === "rich"
+    )
+  );
 }

@@ -44,7 +44,7 @@ export interface ImageInfo {
  *
  * @example
  * ```ts
- * import { sniffImage } from "@inplace/cms";
+ * import { sniffImage } from "./sniff.ts";
  * const gif = new TextEncoder().encode("GIF89a\x02\x00\x03\x00\x00\x00\x00;");
  * sniffImage(gif); // { type: "image/gif", ext: "gif", width: 2, height: 3, frames: 1 }
  * ```
@@ -757,7 +757,7 @@ function sequenceHeader(payload: Uint8Array): [number, number] | null {
  *
  * @example
  * ```ts
- * import { imageEnd } from "@inplace/cms";
+ * import { imageEnd } from "./sniff.ts";
  * const gif = new TextEncoder().encode("GIF89a\x02\x00\x03\x00\x00\x00\x00;");
  * imageEnd(gif, "image/gif"); // 13
  * imageEnd(gif.subarray(0, 12), "image/gif"); // null

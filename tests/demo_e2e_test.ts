@@ -72,6 +72,30 @@ async function replaceText(page: Page, selector: string, text: string) {
   await page.keyboard.type(text);
 }
 
+/**
+ * SIGTERM to `deno task dev`: the demo drains and exits. The task runs it
+ * under `--watch`, whose watcher then waits for a file change; while the
+ * task is still there, it gets SIGTERM again (at most 40 times, 250 ms
+ * apart), which ends the watcher.
+ */
+async function stopDevTask(child: Deno.ChildProcess): Promise<void> {
+  child.kill("SIGTERM");
+  for (let i = 0; i < 40; i++) {
+    const done = await Promise.race([
+      child.status.then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), 250)),
+    ]);
+    if (done) return;
+    try {
+      child.kill("SIGTERM");
+    } catch {
+      return; // exited between the two checks
+    }
+  }
+  child.kill("SIGKILL");
+  await child.status;
+}
+
 Deno.test({
   name: "demo e2e: deno task dev, edit in Chromium, persisted, visitors clean",
   sanitizeResources: false,
@@ -240,8 +264,7 @@ Deno.test({
         }
       });
     } finally {
-      child.kill("SIGTERM");
-      await child.status;
+      await stopDevTask(child);
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     }
     // The demo really stopped (deno task forwards the signal).

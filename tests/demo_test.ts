@@ -172,6 +172,8 @@ Deno.test("demo: an editor gets markers and the client only with ?edit", async (
       editor: "Editor",
       save: "/api/cms/save",
       media: "/api/cms/media",
+      history: "/api/cms/history",
+      settings: true,
       mediaBase: "/media/",
       exit: "/",
     });

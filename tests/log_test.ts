@@ -99,7 +99,7 @@ Deno.test("logs: one JSON line per request with its facts; a 5xx body carries th
   }
 });
 
-Deno.test("logs: the default logger writes JSON lines (info to stdout, warn/error through the console); a throwing logger breaks nothing", async () => {
+Deno.test("logs: the JSON logger writes lines (info to stdout, warn/error through the console); a throwing logger breaks nothing", async () => {
   const out: string[] = [];
   const warned: string[] = [];
   const failed: string[] = [];

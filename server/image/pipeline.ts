@@ -89,7 +89,8 @@ let sharedQueue: WorkQueue | undefined;
  *
  * @example
  * ```ts
- * import { ImagePipeline, sniffImage } from "@inplace/cms";
+ * import { ImagePipeline } from "./pipeline.ts";
+ * import { sniffImage } from "../sniff.ts";
  * const images = new ImagePipeline({ widths: [640, 1280] });
  * const gif = new TextEncoder().encode("GIF89a\x01\x00\x01\x00\x00\x00\x00;");
  * const info = sniffImage(gif);

@@ -40,7 +40,7 @@ export interface JobOptions {
  *
  * @example
  * ```ts
- * import { WorkQueue } from "@inplace/cms";
+ * import { WorkQueue } from "./queue.ts";
  * const queue = new WorkQueue({ concurrency: 2, waiting: 8 });
  * const answer = await queue.run(() => Promise.resolve(42)); // 42
  * ```

@@ -21,7 +21,7 @@ export type SharpLoader = () => Promise<unknown>;
  *
  * @example
  * ```ts
- * import { importSharp } from "@inplace/cms";
+ * import { importSharp } from "./sharp.ts";
  * const sharp = await importSharp().catch(() => null);
  * ```
  */

@@ -13,7 +13,7 @@ import type { PreparedImage } from "./process.ts";
  *
  * @example
  * ```ts
- * import { variantKey } from "@inplace/cms";
+ * import { variantKey } from "./store.ts";
  * variantKey("3f2a.jpg", 480, "webp"); // "3f2a-480w.webp"
  * ```
  */
@@ -31,7 +31,8 @@ export function variantKey(key: string, width: number, ext: string): string {
  *
  * @example
  * ```ts
- * import { MemoryMediaStorage, storeImage } from "@inplace/cms";
+ * import { storeImage } from "./store.ts";
+ * import { MemoryMediaStorage } from "../media/memory.ts";
  * const storage = new MemoryMediaStorage();
  * const bytes = new Uint8Array([1]);
  * const stored = await storeImage(storage, "a.png", {

@@ -35,7 +35,7 @@ export interface S3MediaStorageOptions {
  *
  * @example
  * ```ts
- * import { S3MediaStorage } from "@inplace/cms";
+ * import { S3MediaStorage } from "@inplace/cms/s3";
  * const media = new S3MediaStorage({
  *   endpoint: "https://s3.eu-west-1.amazonaws.com",
  *   region: "eu-west-1",

@@ -84,7 +84,7 @@ const RETRY = Symbol("retry");
  *
  * @example
  * ```ts ignore
- * import { PostgresContentStore } from "@inplace/cms";
+ * import { PostgresContentStore } from "@inplace/cms/postgres";
  * const store = PostgresContentStore.connect("postgres://cms@127.0.0.1/cms");
  * await store.update("pages", "home", (r) => ({ ...r, title: "Hello" }), {
  *   field: "title",

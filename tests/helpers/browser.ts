@@ -42,6 +42,7 @@
  *
  * @module
  */
+import { freePort } from "./serve.ts";
 import puppeteer, {
   type Browser as PBrowser,
   type BrowserContext as PContext,
@@ -439,13 +440,6 @@ const WD_KEYS: Record<string, string> = {
 };
 
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
 
 /** Starts Xvfb on a display it picks itself (`-displayfd`). */
 async function startXvfb(): Promise<

@@ -75,8 +75,11 @@ export interface ClientSiteOptions {
   seed?: Record<string, ContentRecord>;
   /** Allowlist; default pages: title, subtitle, body (rich), features. */
   allowlist?: Allowlist;
-  /** Page config JSON; default save/media endpoints, editor "Ada", exit "/bye". */
-  config?: Record<string, string>;
+  /**
+   * Page config JSON; default save/media/history endpoints, Settings shown,
+   * editor "Ada", exit "/bye".
+   */
+  config?: Record<string, string | boolean>;
   /** Module script of every page; default imports the client and mounts. */
   script?: string;
   /** Send COOP/COEP headers (cross-origin isolation: 5 µs timers). */
@@ -212,6 +215,8 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
     {
       save: "/api/cms/save",
       media: "/api/cms/media",
+      history: "/api/cms/history",
+      settings: true,
       editor: "Ada",
       exit: "/bye",
     };

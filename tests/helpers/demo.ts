@@ -10,7 +10,7 @@ import {
   type DemoServer,
   startDemo,
 } from "../../demo/main.ts";
-import type { RevisionSummary } from "../../server/history.ts";
+import type { RevisionSummary } from "../../core/wire.ts";
 
 /** The editor password the demo tests use. */
 export const DEMO_PASSWORD = "correct horse battery staple";

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { freePort } from "./serve.ts";
 import postgres from "postgres";
 
 /** A running PostgreSQL. */
@@ -27,14 +28,6 @@ async function binDir(): Promise<string> {
     throw new Error("PostgreSQL is not installed (apt-get install postgresql)");
   }
   return `/usr/lib/postgresql/${Math.max(...versions)}/bin`;
-}
-
-/** A port the OS says is free right now. */
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
 }
 
 /** Runs a server binary, as `postgres` when we are root (initdb refuses root). */

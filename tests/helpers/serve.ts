@@ -47,3 +47,37 @@ export async function rawStatus(
     conn.close();
   }
 }
+
+/** A port on 127.0.0.1 that the OS says is free right now. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/**
+ * Signs in through a password form at `${base}/login` (303 with a session
+ * cookie, as the README quick start and `examples/hono` answer), then reads
+ * `/?edit`: the cookie, the page, and the title marker's version.
+ */
+export async function formLoginAndEdit(
+  base: string,
+  password: string,
+): Promise<{ cookie: string; page: string; version: string }> {
+  const login = await fetch(`${base}/login`, {
+    method: "POST",
+    body: new URLSearchParams({ password }),
+    redirect: "manual",
+  });
+  await login.body?.cancel();
+  if (login.status !== 303) throw new Error(`login answered ${login.status}`);
+  const cookie = login.headers.get("Set-Cookie")!.split(";")[0];
+  const page = await (await fetch(`${base}/?edit`, { headers: { cookie } }))
+    .text();
+  const version = page.match(
+    /data-cms-field="pages:home:title" data-cms-version="(\w+)"/,
+  )?.[1];
+  if (!version) throw new Error(`no title marker in edit mode:\n${page}`);
+  return { cookie, page, version };
+}

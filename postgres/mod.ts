@@ -1,0 +1,25 @@
+/**
+ * The PostgreSQL content store, in its own entry point so that only apps
+ * that use it load the `postgres` driver: content, history and drafts in
+ * two tables, safe for any number of instances.
+ *
+ * @example
+ * ```ts ignore
+ * import { createSaveHandler, defineContent } from "@inplace/cms";
+ * import { PostgresContentStore } from "@inplace/cms/postgres";
+ *
+ * const store = PostgresContentStore.connect(Deno.env.get("DATABASE_URL")!);
+ * const save = createSaveHandler({
+ *   authorize: () => null, // your session lookup
+ *   allowlist: defineContent({ pages: { title: "plain" } }),
+ *   store,
+ * });
+ * ```
+ *
+ * @module
+ */
+export {
+  PostgresContentStore,
+  type PostgresContentStoreOptions,
+  UnstorableTextError,
+} from "../server/store/postgres.ts";
