@@ -160,7 +160,11 @@ export {
   type ClientHandlerOptions,
   createClientHandler,
 } from "./server/client.ts";
-export { isCrossSite, type OriginOptions } from "./server/origin.ts";
+export {
+  isCrossSite,
+  type OriginOptions,
+  requestUrl,
+} from "./server/origin.ts";
 export {
   type HtmlLimits,
   sanitizeHtml,

@@ -612,7 +612,7 @@ function itemLocations(
  *
  * @example
  * ```ts
- * import { avifMetadataRanges } from "@inplace/cms";
+ * import { avifMetadataRanges } from "./sniff.ts";
  * avifMetadataRanges(new Uint8Array(8)); // []
  * ```
  */
