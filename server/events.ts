@@ -105,6 +105,8 @@ let processStreams = 0;
 const MAX_PAGE_LENGTH = 512;
 /** Most unsaved fields one presence report may name. */
 const MAX_DIRTY = 32;
+/** How long presence changes are gathered into one event, in ms. */
+const PRESENCE_MS = 30;
 /** Longest name sent over the bus (keeps messages small). */
 const MAX_NAME = 100;
 
@@ -133,6 +135,8 @@ interface Buffered {
   /** The data, built once for all (values filtered per listener). */
   readonly data: object;
   readonly bytes: number;
+  /** The encoded frame of a `saved` event, made on first delivery. */
+  frame?: Uint8Array;
 }
 
 /**
@@ -178,6 +182,9 @@ export class EditorEvents {
   #bufferBytes = 0;
   #seq = 0;
   #dropped = 0;
+  /** Pages whose presence changed and is not sent yet. */
+  readonly #pending = new Set<string>();
+  #presenceTimer: ReturnType<typeof setTimeout> | undefined;
   #work: Promise<void> = Promise.resolve();
   #ready: Promise<void> | null = null;
   #unsubscribe: (() => void) | null = null;
@@ -207,13 +214,15 @@ export class EditorEvents {
    * The save endpoint's `onSave` hook (the history endpoint's restores go
    * through it too): announces the field on the bus.
    */
-  readonly onSave = async (event: SaveEvent): Promise<void> => {
+  readonly onSave = (event: SaveEvent): void => {
     const { collection, key, field } = event;
-    await this.#bus.publish({
+    // Not awaited: the save's answer never waits for the bus (a failure
+    // is logged; the save stands either way, as with any `onSave` error).
+    this.#bus.publish({
       type: "saved",
       field: `${collection}:${key}:${field}`,
       by: clip(event.editor.name),
-    });
+    }).catch((err) => console.error("cms: event not sent", err));
   };
 
   /** The publish endpoint's `onPublish` hook: announces what went live. */
@@ -251,6 +260,8 @@ export class EditorEvents {
     this.#closed = true;
     this.#endAll();
     clearInterval(this.#timer);
+    clearTimeout(this.#presenceTimer);
+    this.#pending.clear();
     this.#unsubscribe?.();
     this.#offDrain?.();
     await this.#work;
@@ -417,7 +428,7 @@ export class EditorEvents {
         if (known && samePresence(known.message, message)) return;
       }
       if (page?.size === 0) this.#presence.delete(message.page);
-      await this.#sendPresence(message.page);
+      this.#presenceChanged(message.page);
     } else if (message.type === "saved") {
       const value = await this.#read(message.field);
       if (value === undefined) return;
@@ -475,7 +486,9 @@ export class EditorEvents {
     if (stream.closed) return;
     const id = `${this.#epoch}-${event.seq}`;
     if (event.name === "saved") {
-      if (allowed.length) this.#write(stream, frame("saved", event.data, id));
+      // One encoding for every listener: the same bytes go to each.
+      event.frame ??= encoder.encode(frame("saved", event.data, id));
+      if (allowed.length) this.#write(stream, event.frame);
     } else if (allowed.length || event.name === "drafts") {
       this.#write(
         stream,
@@ -499,6 +512,24 @@ export class EditorEvents {
     for (const event of this.#buffer) {
       if (event.seq > seq) await this.#deliver(stream, event);
     }
+  }
+
+  /**
+   * Sends the page's editors soon: changes within {@linkcode PRESENCE_MS}
+   * go out as one event (200 editors arriving at once would otherwise send
+   * 200 lists of up to 200 editors to each of them).
+   */
+  #presenceChanged(page: string): void {
+    if (this.#pending.size === 0 && !this.#closed) {
+      this.#presenceTimer = setTimeout(() => {
+        const pages = [...this.#pending];
+        this.#pending.clear();
+        void this.#queue(async () => {
+          for (const p of pages) await this.#sendPresence(p);
+        });
+      }, PRESENCE_MS);
+    }
+    this.#pending.add(page);
   }
 
   /** Sends the page's editors to each of its streams here. */
@@ -542,9 +573,7 @@ export class EditorEvents {
         }
       }
       if (entries.size === 0) this.#presence.delete(page);
-      if (changed) {
-        void this.#queue(() => this.#sendPresence(page));
-      }
+      if (changed) this.#presenceChanged(page);
     }
     if (this.#ticks++ % 2 !== 0) return;
     const beat = encoder.encode(": \n\n");
