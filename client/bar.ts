@@ -48,6 +48,8 @@ export interface EditBar {
   ): Promise<ConflictChoice>;
   /** Adds an action button (before Done); returns its remover. */
   add(action: BarAction): () => void;
+  /** Shows `el` before the editor's name (e.g. who else is here); returns its remover. */
+  slot(el: HTMLElement): () => void;
   /** Removes the bar and gives the page its space back. */
   destroy(): void;
 }
@@ -176,6 +178,10 @@ export function createBar(
       const b = button(action);
       row.lastElementChild!.before(b);
       return () => b.remove();
+    },
+    slot(el) {
+      row.children[1].before(el);
+      return () => el.remove();
     },
     destroy() {
       offAlt();

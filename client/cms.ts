@@ -161,6 +161,23 @@ export function mount(
     });
   }
 
+  // Presence and live changes (a lazy chunk), when the host serves events.
+  if (cfg.events) {
+    import("./presence_view.ts").then((m) => {
+      if (alive) {
+        cleanups.push(
+          m.attachPresence(
+            kit,
+            bar,
+            cfg.events,
+            model,
+            (id) => fieldOf(id)?.els ?? [],
+          ),
+        );
+      }
+    });
+  }
+
   /** Shows `f`'s value, version and state in each of its regions. */
   function paint(f: PageField) {
     const { value, version } = f;

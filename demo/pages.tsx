@@ -168,6 +168,7 @@ export function HomePageView(props: HomeProps): VNode {
               editor: editor?.name ?? "",
               save: "/api/cms/save",
               media: "/api/cms/media",
+              events: "/api/cms/events",
               exit: "/",
               ...props.mediaBase ? { mediaBase: props.mediaBase } : {},
               ...props.publish ? { publish: props.publish } : {},
