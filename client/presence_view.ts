@@ -160,7 +160,11 @@ export function attachPresence(
     listen<CustomEvent<{ field: string; dirty: boolean }>>(
       document,
       "cms:dirty",
-      ({ detail }) => presence.dirty(detail.field, detail.dirty),
+      ({ detail }) => {
+        presence.dirty(detail.field, detail.dirty);
+        // A settled choice ends its "… saved this field".
+        if (savedBy.size) paint();
+      },
     ),
     listen<CustomEvent<{ field: string }>>(
       document,
