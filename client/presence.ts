@@ -1,7 +1,8 @@
 /**
  * Presence and live changes, the state part (no DOM): who else is on the
  * page and which field each has focused or changed, this editor's own
- * focus and unsaved fields (reported to the server, debounced). What a
+ * focus and unsaved fields (reported to the server, at most one report in
+ * flight: changes meanwhile are gathered into the next). What a
  * `saved` event does to a field is the model's rule (`Model.stored`).
  * `presence_view.ts` wires both to the page.
  *
@@ -12,16 +13,13 @@ import type { PresenceBody, PresenceEntry } from "../core/wire.ts";
 
 /** Options of {@linkcode createPresence}. */
 export interface PresenceOptions {
-  /** Sends a presence report (the view POSTs it). */
-  report(body: PresenceBody): void;
+  /**
+   * Sends a presence report (the view POSTs it); resolves when answered.
+   * One report is in flight at a time: changes meanwhile go in the next.
+   */
+  report(body: PresenceBody): Promise<unknown>;
   /** Called when the other editors or their fields changed. */
   changed(): void;
-  /** Waits this long for more changes before reporting. Default 300 ms. */
-  debounceMs?: number;
-  /** Timers (tests pass their own). */
-  setTimeout?: (fn: () => void, ms: number) => unknown;
-  /** Clears a timer of `setTimeout`. */
-  clearTimeout?: (id: unknown) => void;
 }
 
 /** The presence state of one page. */
@@ -62,32 +60,37 @@ export function initials(name: string): string {
  * @example
  * ```ts
  * import { createPresence } from "./presence.ts";
- * const p = createPresence({ report: (b) => console.log(b), changed() {} });
+ * const p = createPresence({
+ *   report: (b) => fetch("/api/cms/events", { method: "POST", body: JSON.stringify(b) }),
+ *   changed() {},
+ * });
  * p.receive("hello", { stream: "s1" });
- * p.focus("pages:home:title"); // reported after 300 ms
+ * p.focus("pages:home:title"); // reported at the end of this task
  * ```
  */
 export function createPresence(options: PresenceOptions): Presence {
-  const wait = options.debounceMs ?? 300;
-  const later = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
-  const cancel = options.clearTimeout ??
-    ((id) => clearTimeout(id as number));
   let me: string | undefined;
   let focused: string | null = null;
   const unsaved = new Set<string>();
-  let timer: unknown;
   let others: PresenceEntry[] = [];
+  // No timers (a background tab's are throttled for seconds): changes in
+  // one task go as one report, and while one is in flight, the rest wait
+  // for its answer and go as one more.
+  let queued = false, inFlight = false, again = false;
 
   function report() {
-    cancel(timer);
-    timer = undefined;
-    if (me) {
-      options.report({ stream: me, focus: focused, dirty: [...unsaved] });
-    }
+    queued = false;
+    if (!me) return;
+    if (inFlight) return void (again = true);
+    inFlight = true;
+    const body = { stream: me, focus: focused, dirty: [...unsaved] };
+    options.report(body).catch(() => {}).finally(() => {
+      inFlight = false;
+      if (again) (again = false, report());
+    });
   }
   function soon() {
-    cancel(timer);
-    timer = later(report, wait);
+    if (!queued) (queued = true, queueMicrotask(report));
   }
 
   return {
@@ -98,8 +101,8 @@ export function createPresence(options: PresenceOptions): Presence {
       const d = data as Record<string, unknown>;
       if (event === "hello" && typeof d.stream === "string") {
         me = d.stream;
-        // A new stream (a reconnect): tell it where we are at once.
-        if (focused || unsaved.size) report();
+        // A new stream (a reconnect): tell it where we are.
+        if (focused || unsaved.size) soon();
       } else if (event === "presence" && Array.isArray(d.editors)) {
         others = (d.editors as PresenceEntry[]).filter((e) => e.stream !== me);
         options.changed();
@@ -119,7 +122,6 @@ export function createPresence(options: PresenceOptions): Presence {
       others.filter((e) => e.focus === field || e.dirty.includes(field))
         .map((e) => e.name),
     destroy() {
-      cancel(timer);
       me = undefined;
     },
   };

@@ -49,11 +49,11 @@ export function attachPresence(
 
   const presence = createPresence({
     report: (body) =>
-      void fetch(url, {
+      fetch(url, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),
-      }).catch(() => {}),
+      }),
     changed: paint,
   });
 
@@ -151,12 +151,21 @@ export function attachPresence(
   }
   connect();
 
-  const field = (e: Event) =>
-    (e.target as Element | null)?.closest?.("[data-cms-field]")
+  const regionOf = (target: EventTarget | null) =>
+    (target as Element | null)?.closest?.("[data-cms-field]")
       ?.getAttribute("data-cms-field") ?? null;
   const offs = [
-    listen(document, "focusin", (e) => presence.focus(field(e))),
-    listen(document, "focusout", () => presence.focus(null)),
+    listen(document, "focusin", (e) => presence.focus(regionOf(e.target))),
+    // The caret's region (focus events skip windows without system focus).
+    listen(document, "selectionchange", () => {
+      const at = getSelection()?.anchorNode ?? null;
+      const id = regionOf(at?.nodeType === 1 ? at : at?.parentElement ?? null);
+      if (id) presence.focus(id);
+    }),
+    // Moving to another region: its focusin follows.
+    listen<FocusEvent>(document, "focusout", (e) => {
+      if (!regionOf(e.relatedTarget)) presence.focus(null);
+    }),
     listen<CustomEvent<{ field: string; dirty: boolean }>>(
       document,
       "cms:dirty",

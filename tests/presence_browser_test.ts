@@ -23,6 +23,11 @@ import { startPostgres } from "./helpers/postgres.ts";
 const HEARTBEAT_MS = 1000;
 const WAIT = { timeout: 15_000 };
 
+/** Gives `page` the system focus (focus events skip other windows). */
+async function front(page: Page) {
+  await page.puppeteer?.bringToFront();
+}
+
 async function editorPage(
   browser: { newPage(): Promise<Page> },
   url: string,
@@ -72,21 +77,31 @@ async function scenario(
       await waitForOthers(pageB, 1);
     });
 
-    await t.step("a focused region shows who edits it", async () => {
-      await a.click("h1");
-      await pageB.waitFor(
-        () =>
-          document.querySelector("h1")?.getAttribute("data-cms-peer") ===
-            "Editor is editing",
-        WAIT,
-      );
-      const described = await pageB.evaluate(() =>
-        document.querySelector("h1")!.getAttribute("aria-description")
-      );
-      assert.equal(described, "Editor is editing");
+    // WebKit's WebDriver cannot give a window the system focus, so neither
+    // focus events nor Ctrl+Z (native undo of plain regions) reach the
+    // page it types into: those steps run in Chromium and Firefox.
+    const focusable = a.engine !== "webkit";
+    await t.step({
+      name: "a focused region shows who edits it",
+      ignore: !focusable,
+      fn: async () => {
+        await front(a);
+        await a.click("h1");
+        await pageB.waitFor(
+          () =>
+            document.querySelector("h1")?.getAttribute("data-cms-peer") ===
+              "Editor is editing",
+          WAIT,
+        );
+        const described = await pageB.evaluate(() =>
+          document.querySelector("h1")!.getAttribute("aria-description")
+        );
+        assert.equal(described, "Editor is editing");
+      },
     });
 
     await t.step("a save shows live on the other's clean region", async () => {
+      await a.click("h1");
       await a.press("End");
       await a.type(" live");
       await a.press("s", ["Control"]);
@@ -110,19 +125,24 @@ async function scenario(
       assert.equal(va, vb);
     });
 
-    await t.step("undo still works on the updated region", async () => {
-      await pageB.click("h1");
-      await pageB.press("End");
-      await pageB.type("Q");
-      await pageB.waitFor(
-        () => document.querySelector("h1")!.textContent!.endsWith(" liveQ"),
-        WAIT,
-      );
-      await pageB.press("z", ["Control"]);
-      await pageB.waitFor(
-        () => document.querySelector("h1")!.textContent!.endsWith(" live"),
-        WAIT,
-      );
+    await t.step({
+      name: "undo still works on the updated region",
+      ignore: !focusable,
+      fn: async () => {
+        await front(pageB);
+        await pageB.click("h1");
+        await pageB.press("End");
+        await pageB.type("Q");
+        await pageB.waitFor(
+          () => document.querySelector("h1")!.textContent!.endsWith(" liveQ"),
+          WAIT,
+        );
+        await pageB.press("z", ["Control"]);
+        await pageB.waitFor(
+          () => document.querySelector("h1")!.textContent!.endsWith(" live"),
+          WAIT,
+        );
+      },
     });
 
     await t.step(
@@ -131,6 +151,7 @@ async function scenario(
         await pageB.click("li");
         await pageB.press("End");
         await pageB.type(" mine");
+        await front(a);
         await a.click("li");
         await a.press("End");
         await a.type(" theirs");
@@ -159,13 +180,17 @@ async function scenario(
             .find((x) => x.textContent === "Use stored")!;
           use.click();
         });
+        // The notice is gone; the other editor is still in the field.
         await pageB.waitFor(
-          () =>
+          (focusable: boolean) =>
             document.querySelector("li")!.textContent!.endsWith(" theirs") &&
-            // The notice is gone; the other editor is still in the field.
-            document.querySelector("li")!.getAttribute("data-cms-peer") ===
-              "Editor is editing",
+            (focusable
+              ? document.querySelector("li")!.getAttribute("data-cms-peer") ===
+                "Editor is editing"
+              : document.querySelector("li")!.getAttribute("data-cms-peer") !==
+                "Editor saved this field"),
           WAIT,
+          focusable,
         );
       },
     );

@@ -8,24 +8,6 @@ import type { PresenceBody } from "../core/wire.ts";
 import { createPresence, initials } from "../client/presence.ts";
 import { createModel, type FieldInit } from "../client/model.ts";
 
-/** Timers that run only when told. */
-function manualTimers() {
-  const timers = new Map<number, () => void>();
-  let next = 1;
-  return {
-    setTimeout: (fn: () => void) => (timers.set(next, fn), next++),
-    clearTimeout: (id: unknown) => void timers.delete(id as number),
-    runAll() {
-      const fns = [...timers.values()];
-      timers.clear();
-      for (const fn of fns) fn();
-    },
-    get pending() {
-      return timers.size;
-    },
-  };
-}
-
 Deno.test("initials: up to two letters, upper case", () => {
   assert.equal(initials("Ada Lovelace"), "AL");
   assert.equal(initials("grace"), "G");
@@ -36,7 +18,10 @@ Deno.test("initials: up to two letters, upper case", () => {
 
 Deno.test("presence: others exclude this stream; editing names who focused or changed a field", () => {
   let changed = 0;
-  const p = createPresence({ report() {}, changed: () => changed++ });
+  const p = createPresence({
+    report: () => Promise.resolve(),
+    changed: () => changed++,
+  });
   p.receive("hello", { stream: "me" });
   p.receive("presence", {
     editors: [
@@ -64,44 +49,55 @@ Deno.test("presence: others exclude this stream; editing names who focused or ch
   assert.deepEqual(p.editing("pages:home:other"), []);
 });
 
-Deno.test("presence: focus and dirty are reported once, debounced, and again on a new stream", () => {
-  const timers = manualTimers();
+Deno.test("presence: changes in one task go as one report; while one is in flight the rest wait for its answer", async () => {
   const sent: PresenceBody[] = [];
+  const answers: (() => void)[] = [];
   const p = createPresence({
-    report: (b) => sent.push(b),
+    report: (b) => {
+      sent.push(b);
+      return new Promise<void>((r) => answers.push(r));
+    },
     changed() {},
-    setTimeout: timers.setTimeout,
-    clearTimeout: timers.clearTimeout,
   });
+  const tick = () => new Promise((r) => setTimeout(r, 0));
   // Before hello there is no stream to report for.
   p.focus("pages:home:title");
-  timers.runAll();
+  await tick();
   assert.equal(sent.length, 0);
+  // Hello: the state so far goes out.
   p.receive("hello", { stream: "s1" });
+  await tick();
   assert.deepEqual(sent, [{
     stream: "s1",
     focus: "pages:home:title",
     dirty: [],
   }]);
+  // Three changes while that report is in flight: one more report, later.
   p.dirty("pages:home:title", true);
   p.focus(null);
-  p.focus("pages:home:title");
-  assert.equal(timers.pending, 1);
-  timers.runAll();
+  p.focus("pages:home:body");
+  await tick();
+  assert.equal(sent.length, 1);
+  answers.shift()!();
+  await tick();
   assert.equal(sent.length, 2);
   assert.deepEqual(sent[1], {
     stream: "s1",
-    focus: "pages:home:title",
+    focus: "pages:home:body",
     dirty: ["pages:home:title"],
   });
+  answers.shift()!();
   // Nothing new: nothing sent.
   p.dirty("pages:home:title", true);
-  p.focus("pages:home:title");
-  assert.equal(timers.pending, 0);
-  // A reconnect gets a new stream id and hears the state at once.
+  p.focus("pages:home:body");
+  await tick();
+  assert.equal(sent.length, 2);
+  // A reconnect gets a new stream id and hears the state.
   p.receive("hello", { stream: "s2" });
+  await tick();
   assert.equal(sent.length, 3);
   assert.equal(sent[2].stream, "s2");
+  answers.shift()!();
   p.destroy();
 });
 
