@@ -108,3 +108,20 @@ export * from "./server/store/postgres.ts";
 export * from "./server/media/memory.ts";
 export * from "./server/media/local.ts";
 export * from "./server/media/s3.ts";
+// Editor events (issue 21).
+export {
+  EditorEvents,
+  type EditorEventsOptions,
+  type EditorEventsStats,
+} from "./server/events.ts";
+export {
+  type BusMessage,
+  type DraftsMessage,
+  type EventBus,
+  MAX_BUS_MESSAGE_BYTES,
+  MemoryEventBus,
+  type PresenceMessage,
+  type PublishedMessage,
+  type SavedMessage,
+} from "./server/events_bus.ts";
+export { PostgresEventBus } from "./server/events_postgres.ts";

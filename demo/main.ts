@@ -56,11 +56,8 @@ import {
   mediaStorageCheck,
 } from "../server/health.ts";
 import { serveGracefully } from "../server/serve.ts";
-import {
-  type EventBus,
-  MemoryEventBus,
-  PostgresEventBus,
-} from "../server/events_bus.ts";
+import { type EventBus, MemoryEventBus } from "../server/events_bus.ts";
+import { PostgresEventBus } from "../server/events_postgres.ts";
 import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
 

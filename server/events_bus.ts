@@ -10,12 +10,11 @@
  * limit ({@linkcode MAX_BUS_MESSAGE_BYTES}).
  *
  * - {@linkcode MemoryEventBus}: one process (the memory and Deno KV stores).
- * - {@linkcode PostgresEventBus}: `LISTEN`/`NOTIFY` on one channel, so
- *   editors on different instances see each other.
+ * - `PostgresEventBus` (`server/events_postgres.ts`): `LISTEN`/`NOTIFY` on
+ *   one channel, so editors on different instances see each other.
  *
  * @module
  */
-import type postgres from "postgres";
 
 /** A field was saved (or restored): its address, by whom. */
 export interface SavedMessage {
@@ -129,53 +128,6 @@ export class MemoryEventBus implements EventBus {
 }
 
 /**
- * A bus over PostgreSQL `LISTEN`/`NOTIFY` on one channel: every instance
- * connected to the database gets every message. The `postgres` client
- * keeps one connection for `LISTEN` and re-listens after a reconnect.
- *
- * @example
- * ```ts ignore
- * import postgres from "postgres";
- * import { PostgresEventBus } from "./events_bus.ts";
- * const sql = postgres("postgres://cms@127.0.0.1/cms");
- * const bus = new PostgresEventBus(sql);
- * await bus.subscribe((m) => console.log(m.type));
- * ```
- */
-export class PostgresEventBus implements EventBus {
-  readonly #sql: postgres.Sql;
-  readonly #channel: string;
-
-  /**
-   * @param sql A `postgres` client (the caller ends it).
-   * @param channel The channel name: lowercase letters, digits and `_`.
-   */
-  constructor(sql: postgres.Sql, channel = "cms_events") {
-    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) {
-      throw new RangeError("channel: lowercase letters, digits and _ only");
-    }
-    this.#sql = sql;
-    this.#channel = channel;
-  }
-
-  /** `NOTIFY`s `message` as JSON. */
-  async publish(message: BusMessage): Promise<void> {
-    await this.#sql.notify(this.#channel, encodeMessage(message));
-  }
-
-  /** `LISTEN`s; resolves once listening. Malformed payloads are skipped. */
-  async subscribe(
-    listener: (message: BusMessage) => void,
-  ): Promise<() => void> {
-    const { unlisten } = await this.#sql.listen(this.#channel, (payload) => {
-      const message = decodeMessage(payload);
-      if (message) listener(message);
-    });
-    return () => void unlisten().catch(() => {});
-  }
-}
-
-/**
  * A message as JSON; throws a `RangeError` past
  * {@linkcode MAX_BUS_MESSAGE_BYTES} (senders keep names and lists short).
  *
@@ -197,8 +149,16 @@ export function encodeMessage(message: BusMessage): string {
   return text;
 }
 
-/** A payload parsed, or `null` when it is not a bus message. */
-function decodeMessage(payload: string): BusMessage | null {
+/**
+ * A payload parsed, or `null` when it is not a bus message.
+ *
+ * @example
+ * ```ts
+ * import { decodeMessage } from "./events_bus.ts";
+ * decodeMessage('{"type":"drafts"}'); // { type: "drafts" }
+ * ```
+ */
+export function decodeMessage(payload: string): BusMessage | null {
   try {
     const data = JSON.parse(payload);
     return typeof data === "object" && data !== null &&
