@@ -23,18 +23,11 @@
  *
  * @module
  */
-import {
-  DEMO_PASSWORD,
-  type DemoProcess,
-  editorHeaders,
-  login,
-  spawnDemo,
-  stopDemo,
-} from "../tests/helpers/demo.ts";
+import { editorHeaders, login } from "../tests/helpers/demo.ts";
+import { spawnInstances } from "../tests/helpers/instances.ts";
 import { startPostgres } from "../tests/helpers/postgres.ts";
 import { openEvents, type SseStream } from "../tests/helpers/sse.ts";
-import v8 from "node:v8";
-import vm from "node:vm";
+import { collectGarbage } from "./upload_memory.ts";
 import { EditorEvents } from "../server/events.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 
@@ -84,16 +77,6 @@ function quantile(values: number[], p: number): number {
 async function rss(pid: number): Promise<number> {
   const status = await Deno.readTextFile(`/proc/${pid}/status`);
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
-}
-
-/** A function that runs a full garbage collection (or nothing). */
-function collectGarbage(): () => void {
-  try {
-    v8.setFlagsFromString("--expose-gc");
-    return vm.runInNewContext("gc");
-  } catch {
-    return () => {};
-  }
 }
 
 /** Retained memory of idle streams, measured in this process. */
@@ -192,25 +175,13 @@ export async function idleMemory(
 /** Runs the bench and returns its numbers. */
 export async function run(): Promise<EventsBenchResult> {
   await using pg = await startPostgres();
-  const env = {
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: Deno.env.get("HOME") ?? "/tmp",
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
-    CMS_DATABASE_URL: await pg.database(),
-    CMS_EDITOR_PASSWORD: DEMO_PASSWORD,
-  };
-  const dirs: string[] = [];
-  const sites: DemoProcess[] = [];
+  const { sites, close } = await spawnInstances(
+    INSTANCES,
+    await pg.database(),
+  );
   const streams: SseStream[] = [];
   const workers: Worker[] = [];
   try {
-    for (let i = 0; i < INSTANCES; i++) {
-      const dir = await Deno.makeTempDir({ prefix: "cms-bench-events-" });
-      dirs.push(dir);
-      sites.push(
-        await spawnDemo({ ...env, CMS_DATA_DIR: dir }, { stderr: "null" }),
-      );
-    }
     const cookies: string[] = [];
     for (let i = 0; i < EDITORS; i++) {
       cookies.push(await login(sites[i % INSTANCES].url));
@@ -330,8 +301,7 @@ export async function run(): Promise<EventsBenchResult> {
   } finally {
     for (const w of workers) w.terminate();
     for (const s of streams) s.close();
-    for (const site of sites) await stopDemo(site);
-    for (const dir of dirs) await Deno.remove(dir, { recursive: true });
+    await close();
   }
 }
 

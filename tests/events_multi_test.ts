@@ -6,13 +6,12 @@
  */
 import assert from "node:assert/strict";
 import {
-  DEMO_PASSWORD as PASSWORD,
   type DemoProcess,
   editorHeaders,
   login,
-  spawnDemo,
   stopDemo,
 } from "./helpers/demo.ts";
+import { spawnInstances } from "./helpers/instances.ts";
 import { startPostgres } from "./helpers/postgres.ts";
 import { openEvents, type SseEvent, type SseStream } from "./helpers/sse.ts";
 
@@ -24,26 +23,13 @@ const editorsIn = (e: SseEvent) =>
 
 Deno.test("events across 3 instances on one PostgreSQL: presence comes and goes, saves arrive everywhere", async () => {
   await using pg = await startPostgres();
-  const env = {
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: Deno.env.get("HOME") ?? "/tmp",
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
-    CMS_DATABASE_URL: await pg.database(),
-    CMS_EDITOR_PASSWORD: PASSWORD,
-    CMS_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS),
-  };
-  const dirs: string[] = [];
-  const instances: DemoProcess[] = [];
+  const { sites: instances, close } = await spawnInstances(
+    3,
+    await pg.database(),
+    { CMS_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS) },
+  );
   const streams: SseStream[] = [];
   try {
-    // One at a time: each start seeds the same database.
-    for (let i = 0; i < 3; i++) {
-      const dir = await Deno.makeTempDir({ prefix: "cms-events-" });
-      dirs.push(dir);
-      instances.push(
-        await spawnDemo({ ...env, CMS_DATA_DIR: dir }, { stderr: "null" }),
-      );
-    }
     const [a, b, c] = instances;
     // A session made on one instance is valid on all (PostgreSQL sessions).
     const cookie = await login(a.url);
@@ -136,7 +122,6 @@ Deno.test("events across 3 instances on one PostgreSQL: presence comes and goes,
     );
   } finally {
     for (const s of streams) s.close();
-    for (const site of instances) await stopDemo(site);
-    for (const dir of dirs) await Deno.remove(dir, { recursive: true });
+    await close();
   }
 });

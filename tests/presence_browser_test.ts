@@ -12,12 +12,8 @@ import assert from "node:assert/strict";
 import { buildClient } from "../tools/build_client.ts";
 import { startDemo } from "../demo/main.ts";
 import { engineTest, type Page } from "./helpers/browser.ts";
-import {
-  DEMO_PASSWORD as PASSWORD,
-  type DemoProcess,
-  spawnDemo,
-  stopDemo,
-} from "./helpers/demo.ts";
+import { DEMO_PASSWORD as PASSWORD } from "./helpers/demo.ts";
+import { type Instances, spawnInstances } from "./helpers/instances.ts";
 import { startPostgres } from "./helpers/postgres.ts";
 
 const HEARTBEAT_MS = 1000;
@@ -210,32 +206,18 @@ engineTest(
   async (t, browser) => {
     await using pg = await startPostgres();
     const clientDir = await Deno.makeTempDir({ prefix: "cms-presence-c-" });
-    const dirs: string[] = [];
-    const sites: DemoProcess[] = [];
+    let instances: Instances | undefined;
     try {
       await buildClient(clientDir);
-      const env = {
-        PATH: Deno.env.get("PATH") ?? "",
-        HOME: Deno.env.get("HOME") ?? "/tmp",
-        DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
-        CMS_DATABASE_URL: await pg.database(),
-        CMS_EDITOR_PASSWORD: PASSWORD,
+      instances = await spawnInstances(3, await pg.database(), {
         CMS_CLIENT_DIR: clientDir,
         CMS_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS),
-      };
-      for (let i = 0; i < 3; i++) {
-        const dir = await Deno.makeTempDir({ prefix: "cms-presence-" });
-        dirs.push(dir);
-        sites.push(
-          await spawnDemo({ ...env, CMS_DATA_DIR: dir }, { stderr: "null" }),
-        );
-      }
+      });
+      const { sites } = instances;
       await scenario(t, browser, sites[0].url, sites[2].url);
     } finally {
-      for (const site of sites) await stopDemo(site);
-      for (const dir of [...dirs, clientDir]) {
-        await Deno.remove(dir, { recursive: true });
-      }
+      await instances?.close();
+      await Deno.remove(clientDir, { recursive: true });
     }
   },
   ["chromium"],
