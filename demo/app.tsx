@@ -163,6 +163,7 @@ export async function createDemoApp(
       store: drafted,
       allowedHosts,
       onPublish: events.onPublish,
+      onDiscard: events.onDiscard,
     };
     draftRoutes.set("/api/cms/drafts", createDraftsHandler(opts));
     draftRoutes.set("/api/cms/publish", createPublishHandler(opts));

@@ -241,7 +241,7 @@ export class EditorEvents {
     }
   };
 
-  /** The discard endpoint's hook: the drafts changed. */
+  /** The discard endpoint's `onDiscard` hook: the drafts changed. */
   readonly onDiscard = async (): Promise<void> => {
     await this.#bus.publish({ type: "drafts" });
   };
@@ -428,7 +428,7 @@ export class EditorEvents {
         if (known && samePresence(known.message, message)) return;
       }
       if (page?.size === 0) this.#presence.delete(message.page);
-      this.#presenceChanged(message.page);
+      return this.#presenceChanged(message.page);
     } else if (message.type === "saved") {
       const value = await this.#read(message.field);
       if (value === undefined) return;
@@ -442,9 +442,13 @@ export class EditorEvents {
     } else if (message.type === "published") {
       const fields = message.fields.filter((f) => this.#allowlisted(f));
       await this.#emit("published", fields, { fields, by: message.by }, 0);
-    } else if (message.type === "drafts") {
-      const store = this.#options.store as Partial<DraftStore>;
-      if (typeof store.drafts !== "function") return;
+    }
+    // Draft mode: after a save, a publish or a discard, what is drafted now.
+    const store = this.#options.store as Partial<DraftStore>;
+    if (
+      this.#options.publishMode === "draft" &&
+      typeof store.drafts === "function"
+    ) {
       const fields = (await store.drafts()).map((d) =>
         `${d.collection}:${d.key}:${d.field}`
       );

@@ -36,6 +36,12 @@ export type DraftHandlerOptions =
      * An error it throws is logged; the publish still succeeds.
      */
     onPublish?: (published: Draft[], editor: Editor) => void | Promise<void>;
+    /**
+     * Called after a draft was discarded, with its address (e.g. to tell
+     * other editors, `EditorEvents.onDiscard`). An error it throws is
+     * logged; the discard still succeeds.
+     */
+    onDiscard?: (field: string, editor: Editor) => void | Promise<void>;
   };
 
 /** `GET /api/cms/drafts`: one entry per unpublished field. */
@@ -293,6 +299,11 @@ export function createDiscardHandler(
         address.key,
         fieldPath(address),
       );
+      try {
+        await options.onDiscard?.(formatAddress(address), editor);
+      } catch (err) {
+        console.error("cms: onDiscard failed", err);
+      }
       return new Response(null, { status: Status.NoContent });
     },
   );

@@ -6,6 +6,10 @@
 import assert from "node:assert/strict";
 import { EditorEvents, type EditorEventsOptions } from "../server/events.ts";
 import { createSaveHandler } from "../server/save.ts";
+import {
+  createDiscardHandler,
+  createPublishHandler,
+} from "../server/publish.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { serveGracefully } from "../server/serve.ts";
 import type { CanEdit, Editor } from "../server/types.ts";
@@ -50,13 +54,26 @@ async function startSite(
     allowlist,
     canEdit,
     store,
+    publishMode: more.publishMode,
     onSave: events.onSave,
   });
+  const drafts = {
+    authorize,
+    allowlist,
+    canEdit,
+    store,
+    onPublish: events.onPublish,
+    onDiscard: events.onDiscard,
+  };
+  const publish = createPublishHandler(drafts);
+  const discard = createDiscardHandler(drafts);
   const stop = new AbortController();
   const server = serveGracefully((req) => {
     const { pathname } = new URL(req.url);
     if (pathname === "/api/cms/events") return events.handler(req);
     if (pathname === "/api/cms/save") return save(req);
+    if (pathname === "/api/cms/publish") return publish(req);
+    if (pathname === "/api/cms/discard") return discard(req);
     return new Response("Not found", { status: 404 });
   }, {
     hostname: "127.0.0.1",
@@ -437,4 +454,61 @@ Deno.test("events: shutdown ends streams with a retry: hint", async () => {
     site.headers("ada"),
   ).catch(() => null);
   assert.ok(after === null || after.res.status !== 200);
+});
+
+Deno.test("events (draft mode): saved drafts, what is drafted, and what went live, per editor's fields", async () => {
+  const site = await startSite({ publishMode: "draft" });
+  const open = (who: string) =>
+    openEvents(`${site.url}/api/cms/events?page=/`, site.headers(who));
+  const ada = await open("ada");
+  const bob = await open("bob");
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${site.url}/api/cms/${path}`, {
+      method: "POST",
+      headers: site.headers("ada"),
+      body: JSON.stringify(body),
+    });
+    await res.body?.cancel();
+    return res.status;
+  };
+  const draftsAre = (fields: string[]) => (e: SseEvent) =>
+    e.event === "drafts" &&
+    JSON.stringify(data(e).fields) === JSON.stringify(fields);
+  try {
+    assert.equal(await site.save("ada", "title", "Draft title"), 204);
+    for (const s of [ada, bob]) {
+      const e = data(await s.next(savedOf("title")));
+      assert.equal(e.value, "Draft title");
+      await s.next(draftsAre(["pages:home:title"]));
+    }
+    assert.equal(await site.save("ada", "secret", "Draft secret"), 204);
+    await ada.next(draftsAre(["pages:home:title", "pages:home:secret"]));
+    // Publish all: Ada sees both go live, Bob only the title.
+    const from = ada.events.length;
+    assert.equal(await post("publish", {}), 200);
+    const live = data(
+      await ada.next((e) => e.event === "published"),
+    );
+    assert.deepEqual(live.fields.toSorted(), [
+      "pages:home:secret",
+      "pages:home:title",
+    ]);
+    assert.equal(live.by, "Ada");
+    const bobLive = data(await bob.next((e) => e.event === "published"));
+    assert.deepEqual(bobLive.fields, ["pages:home:title"]);
+    await ada.next(draftsAre([]), 5000, from);
+    // A discarded draft: the drafts go empty again.
+    const again = ada.events.length;
+    assert.equal(await site.save("ada", "title", "Another"), 204);
+    await ada.next(draftsAre(["pages:home:title"]), 5000, again);
+    const mark = ada.events.length;
+    assert.equal(await post("discard", { field: "pages:home:title" }), 204);
+    await ada.next(draftsAre([]), 5000, mark);
+    // Bob never got anything of the secret field.
+    assert.ok(!bob.events.some((e) => e.data.includes("secret")));
+  } finally {
+    ada.close();
+    bob.close();
+    await site.close();
+  }
 });
