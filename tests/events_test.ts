@@ -512,3 +512,24 @@ Deno.test("events (draft mode): saved drafts, what is drafted, and what went liv
     await site.close();
   }
 });
+
+Deno.test("events: heartbeats are comment lines, and presence stays while they go", async () => {
+  const site = await startSite({ heartbeatMs: 100 });
+  const ada = await openEvents(
+    `${site.url}/api/cms/events?page=/`,
+    site.headers("ada"),
+  );
+  try {
+    const first = await ada.next((e) => e.event === ":");
+    const index = ada.events.indexOf(first);
+    await ada.next((e) => e.event === ":", 5000, index + 1);
+    // Several heartbeats (each re-announcing the stream) changed nothing:
+    // no presence event says Ada left.
+    const presence = ada.events.filter((e) => e.event === "presence");
+    assert.ok(presence.length >= 1);
+    for (const e of presence) assert.equal(data(e).editors.length, 1);
+  } finally {
+    ada.close();
+    await site.close();
+  }
+});

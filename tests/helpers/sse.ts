@@ -119,7 +119,13 @@ export async function openEvents(
           let any = false;
           for (const line of block.split("\n")) {
             if (line.startsWith(":")) {
+              // A comment (heartbeat) is listed as an event named ":".
               stream.comments++;
+              events.push({
+                event: ":",
+                data: line.slice(1),
+                at: performance.now(),
+              });
               continue;
             }
             const colon = line.indexOf(":");
