@@ -230,3 +230,19 @@ export {
   type MemoryMediaStorageOptions,
   type StoredMedia,
 } from "./server/media/memory.ts";
+// Editor events: presence and live changes (PostgreSQL bus:
+// `@inplace/cms/postgres`).
+export {
+  EditorEvents,
+  type EditorEventsOptions,
+  type EditorEventsStats,
+} from "./server/events.ts";
+export {
+  type BusMessage,
+  type DraftsMessage,
+  type EventBus,
+  MemoryEventBus,
+  type PresenceMessage,
+  type PublishedMessage,
+  type SavedMessage,
+} from "./server/events_bus.ts";

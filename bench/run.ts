@@ -24,6 +24,7 @@ import { run as publishBench } from "./publish.ts";
 import { run as sanitizeRatio } from "./sanitize_ratio.ts";
 import { run as firstSave } from "./first_save.ts";
 import { run as sanitizeAdversarial } from "./sanitize_adversarial.ts";
+import { run as eventsBench } from "./events.ts";
 import { setLogger } from "../server/log.ts";
 
 // The report is the output: the in-process handlers' request log lines are
@@ -242,6 +243,39 @@ rows.push(
     `bare ${ms(sr.bareMs)}`,
     sr.ratio,
     1.1,
+  ),
+);
+
+// Editor events (issue 21): 200 editors over 3 instances on PostgreSQL.
+const ev = await eventsBench();
+rows.push(
+  row(
+    `save -> event at every other editor, ${ev.editors} editors, p50`,
+    ms(ev.eventP50),
+    "goal 50 ms",
+    ev.eventP50 / 50,
+    1,
+  ),
+  row(
+    `save -> event at every other editor, ${ev.editors} editors, p95`,
+    ms(ev.eventP95),
+    "goal 200 ms",
+    ev.eventP95 / 200,
+    1,
+  ),
+  row(
+    `save latency with ${ev.editors} listeners`,
+    ms(ev.saveWith),
+    `without ${ms(ev.saveWithout)}`,
+    ev.saveWith / ev.saveWithout,
+    1.2,
+  ),
+  row(
+    "memory per idle event stream after GC (heap + external)",
+    `${(ev.idle.heapPerStream / KiB).toFixed(1)} KiB`,
+    "goal 64 KiB",
+    ev.idle.heapPerStream / (64 * KiB),
+    1,
   ),
 );
 

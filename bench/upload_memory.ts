@@ -46,7 +46,8 @@ export interface UploadMemoryResult {
   peakRss: number;
 }
 
-function collectGarbage(): () => void {
+/** A function that runs a full garbage collection (or nothing). */
+export function collectGarbage(): () => void {
   try {
     v8.setFlagsFromString("--expose-gc");
     return vm.runInNewContext("gc");

@@ -59,6 +59,8 @@ export interface EditBar {
   ): Promise<ConflictChoice>;
   /** Adds an action button (before Done); returns its remover. */
   add(action: BarAction): () => void;
+  /** Shows `el` before the editor's name (e.g. who else is here); returns its remover. */
+  slot(el: HTMLElement): () => void;
   /** Removes the bar and gives the page its space back. */
   destroy(): void;
 }
@@ -154,6 +156,10 @@ export function createBar(
         )
       ),
     add: (action) => addAction(row, button(action)),
+    slot(el) {
+      row.children[1].before(el);
+      return () => el.remove();
+    },
     destroy() {
       offs.forEach((off) => off());
       host.remove();

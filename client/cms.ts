@@ -170,12 +170,29 @@ export function mount(
       }
     });
   }
+  if (cfg.events) attachPresence(s, cfg.events);
   const rich = makeRegions(s);
   s.cleanups.push(...regionListeners(s));
   const ready = startEditors(s, rich);
   renderBarNow(s);
   const save = () => s.model.save();
   return { fields: s.list.length, ready, save, unmount: s.unmount };
+}
+
+/** Presence and live changes (a lazy chunk), when the host serves events. */
+function attachPresence(s: Session, endpoint: string): void {
+  import("./presence_view.ts").then((m) => {
+    if (!s.alive) return;
+    s.cleanups.push(
+      m.attachPresence(
+        s.kit,
+        s.bar,
+        endpoint,
+        s.model,
+        (id) => fieldOf(s, id)?.els ?? [],
+      ),
+    );
+  });
 }
 
 /** The model of the session: saves through the save endpoint. */

@@ -23,6 +23,11 @@ export interface CmsConfig {
   /** Publish endpoint (publish mode `draft`); `""` (default): none. */
   publish: string;
   /**
+   * Editor event stream (`/api/cms/events`): presence and live changes.
+   * `""` (default): off.
+   */
+  events: string;
+  /**
    * Public base URL of uploaded media (the media storage's `url("")`), so
    * `srcset` under it survives cleaning in the editor. `""` (default): learned
    * from the first upload's answer.
@@ -58,6 +63,7 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     editor: "",
     exit: exit.href,
     publish: "",
+    events: "",
     mediaBase: "",
     settings: false,
   };

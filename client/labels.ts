@@ -122,6 +122,10 @@ export const en = {
   beforeHistory: "before history",
   empty: "(empty)",
   historyUnavailable: "History unavailable: {reason}",
+  // Presence and live changes.
+  here: "{name} is here",
+  editing: "{name} is editing",
+  savedBy: "{name} saved this field",
 };
 
 /** A complete label table (see {@linkcode en} for the keys). */

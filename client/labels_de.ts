@@ -113,4 +113,7 @@ export const de: Labels = {
   beforeHistory: "vor dem Verlauf",
   empty: "(leer)",
   historyUnavailable: "Verlauf nicht verfügbar: {reason}",
+  here: "{name} ist hier",
+  editing: "{name} bearbeitet",
+  savedBy: "{name} hat dieses Feld gespeichert",
 };

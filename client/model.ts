@@ -190,6 +190,13 @@ export interface Model {
   /** Sends the scheduled retries now (e.g. when the browser is online again). */
   retryNow(): void;
   /**
+   * Another editor stored `value` at `version` (a live `saved` event): a
+   * clean field shows it; a field with unsaved edits gets the conflict
+   * choice at once. Ignored while the field's own save is in flight (its
+   * answer decides) or a conflict is pending.
+   */
+  stored(id: string, value: string, version?: string): void;
+  /**
    * Settles a pending conflict: keep mine (saved again on top of the stored
    * version), use the stored value, or cancel (the field stays dirty and
    * failed; the next save asks again).
@@ -342,17 +349,8 @@ export function createModel(
       // Ours was stored, but its answer got lost (then retried): saved.
       saved(f, value, c.version, versioned);
     } else if (c) {
-      f.error = { status: 409, reason: "conflict" };
-      f.conflict = { stored, version: c.version };
       attempts.delete(f);
-      emit?.("cms:conflict", {
-        field: id,
-        value: f.value,
-        stored,
-        version: c.version,
-      });
-      changed(f);
-      options.onConflict?.(f);
+      conflicted(f, stored, c.version);
     } else {
       const reason = r.text.trim().slice(0, 200) || `HTTP ${r.status}`;
       emit?.("cms:error", { field: id, value, status: r.status, reason });
@@ -363,6 +361,15 @@ export function createModel(
       }
       changed(f);
     }
+  }
+
+  /** Another value is stored (at `version`): ask which to keep. */
+  function conflicted(f: Field, stored: string, version?: string) {
+    f.error = { status: 409, reason: "conflict" };
+    f.conflict = { stored, version };
+    emit?.("cms:conflict", { field: f.id, value: f.value, stored, version });
+    changed(f);
+    options.onConflict?.(f);
   }
 
   /** Schedules the next attempt after a retryable failure, if one is left. */
@@ -430,6 +437,16 @@ export function createModel(
     },
     retryNow() {
       void enqueue([...timers.keys()]);
+    },
+    stored(id, value, version) {
+      const f = by.get(id);
+      if (!f || !alive || f.saving || f.conflict || f.version === version) {
+        return;
+      }
+      if (isDirty(f) && f.value !== value) return conflicted(f, value, version);
+      const was = isDirty(f);
+      rebase(f, value, version);
+      set(f, value, was);
     },
     async resolve(id, choice) {
       const f = by.get(id);

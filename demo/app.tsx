@@ -11,6 +11,8 @@ import { createMediaHandler } from "../server/media.ts";
 import { isCrossSite, requestUrl } from "../server/origin.ts";
 import { createSaveHandler } from "../server/save.ts";
 import { createHistoryHandler } from "../server/history.ts";
+import { EditorEvents } from "../server/events.ts";
+import type { EventBus } from "../server/events_bus.ts";
 import {
   createDiscardHandler,
   createDraftsHandler,
@@ -99,6 +101,13 @@ export interface DemoAppOptions {
   publishMode?: PublishMode;
   /** Signs preview links (draft mode). */
   previewSigner?: PreviewSigner;
+  /** The editor event stream's bus (default: in-process) and heartbeat. */
+  events?: {
+    bus?: EventBus;
+    heartbeatMs?: number;
+    /** Gets the hub once made (the caller closes it). */
+    created?: (hub: EditorEvents) => void;
+  };
 }
 
 const CLIENT_PREFIX = "/cms/";
@@ -134,6 +143,16 @@ export async function createDemoApp(
     (publicOrigin ? new URL(publicOrigin).protocol : url.protocol) ===
       "https:";
   const publishMode = options.publishMode ?? "direct";
+  const events = new EditorEvents({
+    authorize,
+    allowlist: ALLOWLIST,
+    store,
+    allowedHosts,
+    publishMode,
+    bus: options.events?.bus,
+    heartbeatMs: options.events?.heartbeatMs,
+  });
+  options.events?.created?.(events);
   const save = createSaveHandler({
     authorize,
     allowlist: ALLOWLIST,
@@ -141,6 +160,7 @@ export async function createDemoApp(
     allowedHosts,
     publicOrigin,
     publishMode,
+    onSave: events.onSave,
     // srcset in rich fields survives a save when it points at our media.
     mediaBase: options.media.url(""),
   });
@@ -151,6 +171,7 @@ export async function createDemoApp(
     allowedHosts,
     publicOrigin,
     publishMode,
+    onSave: events.onSave,
   });
   // Draft mode: the draft endpoints and preview links.
   const drafted = publishMode === "draft" ? draftStore(store) : null;
@@ -163,6 +184,8 @@ export async function createDemoApp(
       store: drafted,
       allowedHosts,
       publicOrigin,
+      onPublish: events.onPublish,
+      onDiscard: events.onDiscard,
     };
     draftRoutes.set("/api/cms/drafts", createDraftsHandler(opts));
     draftRoutes.set("/api/cms/publish", createPublishHandler(opts));
@@ -337,6 +360,7 @@ export async function createDemoApp(
       if (path === "/api/cms/save") return await save(req);
       if (path === "/api/cms/history") return await history(req);
       if (path === "/api/cms/media") return await media(req);
+      if (path === "/api/cms/events") return await events.handler(req);
       const draftRoute = draftRoutes.get(path);
       if (draftRoute) return await draftRoute(req);
       if (options.serveMedia && path.startsWith(options.mediaPrefix)) {

@@ -16,6 +16,8 @@
  *   built at start into a temp folder.
  * - `CMS_SHUTDOWN_DEADLINE_MS` (default 10000): how long requests in flight
  *   may take after SIGTERM/SIGINT.
+ * - `CMS_EVENTS_HEARTBEAT_MS` (default 15000): the editor event stream's
+ *   heartbeat; presence of a vanished instance is gone within two.
  * - `CMS_PUBLISH=draft`: saves are drafts until an editor publishes them
  *   (default `direct`: saves go live).
  * - `CMS_PREVIEW_SECRET`: signs preview links (≥ 32 bytes); generated into
@@ -64,6 +66,8 @@ import {
 } from "../server/health.ts";
 import { setLogger } from "../server/log.ts";
 import { serveGracefully } from "../server/serve.ts";
+import { type EventBus, MemoryEventBus } from "../server/events_bus.ts";
+import { PostgresEventBus } from "../server/events_postgres.ts";
 import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
 
@@ -123,6 +127,11 @@ export interface DemoOptions {
    * (`CMS_CLIENT_IP_HEADER`, `CMS_TRUSTED_PROXIES`). Default: the peer.
    */
   clientAddress?: ClientAddressOptions;
+  /**
+   * The editor event stream's heartbeat (`CMS_EVENTS_HEARTBEAT_MS`).
+   * Default 15 s.
+   */
+  eventsHeartbeatMs?: number;
 }
 
 /** A running demo. */
@@ -161,11 +170,14 @@ export async function startDemo(
 
     let store: HistoryStore;
     let sessions: Sessions;
+    // Editor events: across instances over PostgreSQL, else this process.
+    let bus: EventBus = new MemoryEventBus();
     if (options.databaseUrl) {
       const sql = postgres(options.databaseUrl, { onnotice: () => {} });
       cleanup.push(() => sql.end({ timeout: 5 }));
       store = new PostgresContentStore(sql);
       sessions = new Sessions(new PostgresSessionKv(sql));
+      bus = new PostgresEventBus(sql);
     } else {
       const kv = await Deno.openKv(await ownerOnly(`${dataDir}/content.kv`));
       cleanup.push(() => kv.close());
@@ -207,6 +219,11 @@ export async function startDemo(
       ),
       publicOrigin,
       clientAddress: options.clientAddress,
+      events: {
+        bus,
+        heartbeatMs: options.eventsHeartbeatMs,
+        created: (hub) => cleanup.push(() => hub.close()),
+      },
     });
     // Health endpoints, outside the app: probes skip sessions and the Host
     // allowlist (a load balancer probes by IP).
@@ -391,6 +408,7 @@ if (import.meta.main) {
   const databaseUrl = env("CMS_DATABASE_URL") || undefined;
   const clientDir = env("CMS_CLIENT_DIR") || undefined;
   const deadline = Number(env("CMS_SHUTDOWN_DEADLINE_MS") || "10000");
+  const heartbeat = Number(env("CMS_EVENTS_HEARTBEAT_MS") || "15000");
   const publicHosts = (env("CMS_PUBLIC_HOSTS") ?? "").split(",")
     .map((h) => h.trim().toLowerCase()).filter(Boolean);
   const list = (name: string) =>
@@ -412,6 +430,7 @@ if (import.meta.main) {
       header: env("CMS_CLIENT_IP_HEADER") || undefined,
       trustedProxies: list("CMS_TRUSTED_PROXIES"),
     },
+    eventsHeartbeatMs: heartbeat > 0 ? heartbeat : 15_000,
   });
   console.log(`Demo running at ${demo.url}/`);
   console.log(

@@ -170,6 +170,7 @@ export function HomePageView(props: HomeProps): VNode {
               media: "/api/cms/media",
               history: "/api/cms/history",
               settings: true,
+              events: "/api/cms/events",
               exit: "/",
               ...props.mediaBase ? { mediaBase: props.mediaBase } : {},
               ...props.publish ? { publish: props.publish } : {},

@@ -189,6 +189,11 @@ export interface CmsPageConfig {
    * `drafts` and `discard` are in the same folder.
    */
   publish?: string;
+  /**
+   * Editor event stream, e.g. `/api/cms/events`: editors see each other and
+   * saved values arrive live. Absent: off.
+   */
+  events?: string;
 }
 
 /**

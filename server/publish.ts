@@ -41,6 +41,12 @@ export type DraftHandlerOptions =
      * An error it throws is logged; the publish still succeeds.
      */
     onPublish?: (published: Draft[], editor: Editor) => void | Promise<void>;
+    /**
+     * Called after a draft was discarded, with its address (e.g. to tell
+     * other editors, `EditorEvents.onDiscard`). An error it throws is
+     * logged; the discard still succeeds.
+     */
+    onDiscard?: (field: string, editor: Editor) => void | Promise<void>;
   };
 
 /** Largest publish or discard body (a page's addresses fit easily). */
@@ -281,6 +287,11 @@ export function createDiscardHandler(
         address.key,
         fieldPath(address),
       );
+      try {
+        await options.onDiscard?.(formatAddress(address), editor);
+      } catch (err) {
+        console.error("cms: onDiscard failed", err);
+      }
       return new Response(null, { status: Status.NoContent });
     },
   );

@@ -83,6 +83,27 @@ export const QUIET_MS = 200;
 /** Servers of this process that are draining now. */
 let drainingServers = 0;
 
+/** What runs when a server of this process starts draining (open streams). */
+const drainListeners = new Set<() => void>();
+
+/**
+ * Runs `listener` whenever a server of this process started by
+ * {@linkcode serveGracefully} starts draining, e.g. to end long-lived
+ * streams (the editor event stream ends with a `retry:` hint); the returned
+ * function removes it.
+ *
+ * @example
+ * ```ts
+ * import { onDrain } from "./serve.ts";
+ * const off = onDrain(() => console.log("draining"));
+ * off();
+ * ```
+ */
+export function onDrain(listener: () => void): () => void {
+  drainListeners.add(listener);
+  return () => drainListeners.delete(listener);
+}
+
 /**
  * Whether a server of this process started by {@linkcode serveGracefully}
  * is draining: a request body that breaks now was most likely cut by the
@@ -197,6 +218,17 @@ export function serveGracefully(
   async function drain(): Promise<void> {
     draining.abort();
     drainingServers++;
+    for (const listener of [...drainListeners]) {
+      try {
+        listener();
+      } catch (err) {
+        log({
+          level: "error",
+          msg: `drain listener failed: ${err}`,
+          route: "serve",
+        });
+      }
+    }
     try {
       await drainNow();
     } finally {

@@ -170,6 +170,7 @@ Deno.test("demo: an editor gets markers and the client only with ?edit", async (
     assert.ok(config);
     assert.deepEqual(JSON.parse(config[1]), {
       editor: "Editor",
+      events: "/api/cms/events",
       save: "/api/cms/save",
       media: "/api/cms/media",
       history: "/api/cms/history",

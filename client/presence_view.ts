@@ -1,0 +1,198 @@
+/**
+ * Presence and live changes, the view (a lazy chunk): opens the editor
+ * event stream, shows who else is here in the edit bar (initials; names on
+ * hover and for screen readers), names them on the regions they edit,
+ * hands saved values to the model (`Model.stored`: a clean region takes
+ * the value with a brief highlight; a dirty one gets "Ada saved this
+ * field" and the conflict choice at once), and reports this editor's focus
+ * and unsaved fields through `presence.ts`.
+ *
+ * @module
+ */
+
+import type { SavedEventData } from "../core/wire.ts";
+import type { EditBar } from "./bar.ts";
+import type { Kit } from "./dom.ts";
+import { t } from "./labels.ts";
+import type { Model } from "./model.ts";
+import { createPresence, initials } from "./presence.ts";
+
+const BAR_CSS =
+  `:host{display:flex;gap:4px}span{display:inline-grid;place-items:center;width:24px;height:24px;border-radius:50%;background:#7a5cff;color:#fff;font:600 11px system-ui,sans-serif}`;
+const PAGE_CSS =
+  `[data-cms-peer]{outline:2px solid #7a5cff!important;outline-offset:3px}[data-cms-peer]:not(img)::after{content:attr(data-cms-peer);font:11px/1.6 system-ui,sans-serif;background:#7a5cff;color:#fff;border-radius:4px;padding:0 4px;margin-left:6px}[data-cms-live]{animation:cms-live 1.5s}@keyframes cms-live{from{background:#ffe58a}}`;
+const PEER = "data-cms-peer";
+
+/**
+ * Starts presence and live changes for the page; returns the cleanup.
+ * `regions(id)` gives a field's regions.
+ */
+export function attachPresence(
+  { h, isolate, listen, sheet }: Kit,
+  bar: EditBar,
+  url: string,
+  model: Model,
+  regions: (id: string) => HTMLElement[],
+): () => void {
+  const { host, root } = isolate("cms-presence", BAR_CSS);
+  const offSlot = bar.slot(host);
+  const marks = sheet(PAGE_CSS);
+  const adopted = () => document.adoptedStyleSheets;
+  document.adoptedStyleSheets = [...adopted(), marks];
+  /** Who saved a field that now waits for the editor's choice. */
+  const savedBy = new Map<string, string>();
+  const painted = new Set<HTMLElement>();
+  let source: EventSource | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let delay = 1000;
+  let resync = false;
+
+  const presence = createPresence({
+    report: (body) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    changed: paint,
+  });
+
+  function paint() {
+    root.replaceChildren(
+      ...presence.others.map((e) =>
+        h("span", {
+          title: e.name,
+          role: "img",
+          "aria-label": t("here", { name: e.name }),
+        }, initials(e.name))
+      ),
+    );
+    for (const el of painted) {
+      el.removeAttribute(PEER);
+      el.removeAttribute("aria-description");
+    }
+    painted.clear();
+    for (const f of model.fields) {
+      if (!f.conflict) savedBy.delete(f.id);
+      const by = savedBy.get(f.id);
+      const names = presence.editing(f.id);
+      const label = by
+        ? t("savedBy", { name: by })
+        : names.length
+        ? t("editing", { name: names.join(", ") })
+        : "";
+      if (!label) continue;
+      for (const el of regions(f.id)) {
+        el.setAttribute(PEER, label);
+        el.setAttribute("aria-description", label);
+        painted.add(el);
+      }
+    }
+  }
+
+  function saved(d: SavedEventData) {
+    const f = model.get(d.field);
+    if (!f || typeof d.value !== "string") return;
+    const { value, conflict } = f;
+    model.stored(d.field, d.value, d.version);
+    if (f.conflict && !conflict) savedBy.set(f.id, d.by);
+    else if (f.value !== value) {
+      for (const el of regions(f.id)) {
+        el.setAttribute("data-cms-live", "");
+        setTimeout(() => el.removeAttribute("data-cms-live"), 1500);
+      }
+    }
+    paint();
+  }
+
+  /** Re-reads the page's values (events were missed). */
+  async function reread() {
+    const res = await fetch(location.href);
+    if (!res.ok) return;
+    const doc = new DOMParser().parseFromString(await res.text(), "text/html");
+    for (const el of doc.querySelectorAll<HTMLElement>("[data-cms-field]")) {
+      const id = el.dataset.cmsField!;
+      const f = model.get(id);
+      const value = el.tagName === "IMG"
+        ? el.getAttribute("src") ?? ""
+        : f?.rich
+        ? el.innerHTML.trim()
+        : el.textContent ?? "";
+      if (f && f.value !== value) {
+        saved({ field: id, value, version: el.dataset.cmsVersion!, by: "" });
+      }
+    }
+  }
+
+  function connect() {
+    const es = source = new EventSource(
+      `${url}?page=${encodeURIComponent(location.pathname)}`,
+    );
+    // deno-lint-ignore no-explicit-any
+    const on = (name: string, run: (data: any) => void) =>
+      es.addEventListener(name, (e) => run(JSON.parse(e.data)));
+    on("hello", (d) => {
+      delay = 1000;
+      presence.receive("hello", d);
+      // A new EventSource has no Last-Event-ID: what was missed is re-read.
+      if (resync) void reread();
+      resync = false;
+    });
+    on("presence", (d) => presence.receive("presence", d));
+    on("saved", saved);
+    on("resync", () => void reread());
+    es.onerror = () => {
+      // Closed for good (503, 403, a network failure): reopen later.
+      if (es.readyState !== EventSource.CLOSED) return;
+      resync = true;
+      timer = setTimeout(connect, delay * (1 + Math.random()));
+      delay = Math.min(delay * 2, 30_000);
+    };
+  }
+  connect();
+
+  const regionOf = (target: EventTarget | null) =>
+    (target as Element | null)?.closest?.("[data-cms-field]")
+      ?.getAttribute("data-cms-field") ?? null;
+  const offs = [
+    listen(document, "focusin", (e) => presence.focus(regionOf(e.target))),
+    // The caret's region (focus events skip windows without system focus).
+    listen(document, "selectionchange", () => {
+      const at = getSelection()?.anchorNode ?? null;
+      const id = regionOf(at?.nodeType === 1 ? at : at?.parentElement ?? null);
+      if (id) presence.focus(id);
+    }),
+    // Moving to another region: its focusin follows.
+    listen<FocusEvent>(document, "focusout", (e) => {
+      if (!regionOf(e.relatedTarget)) presence.focus(null);
+    }),
+    listen<CustomEvent<{ field: string; dirty: boolean }>>(
+      document,
+      "cms:dirty",
+      ({ detail }) => {
+        presence.dirty(detail.field, detail.dirty);
+        // A settled choice ends its "… saved this field".
+        if (savedBy.size) paint();
+      },
+    ),
+    listen<CustomEvent<{ field: string }>>(
+      document,
+      "cms:saved",
+      ({ detail: { field } }) => {
+        const f = model.get(field);
+        presence.dirty(field, !!f && f.value !== f.base);
+      },
+    ),
+  ];
+
+  return () => {
+    source?.close();
+    clearTimeout(timer);
+    presence.destroy();
+    for (const off of offs) off();
+    savedBy.clear();
+    presence.receive("presence", { editors: [] });
+    offSlot();
+    document.adoptedStyleSheets = adopted().filter((s) => s !== marks);
+  };
+}
