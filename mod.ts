@@ -136,6 +136,11 @@ export {
   type MediaHandlerOptions,
 } from "./server/media.ts";
 export type { ImageOptions } from "./server/image/pipeline.ts";
+export {
+  type JobOptions,
+  WorkQueue,
+  type WorkQueueOptions,
+} from "./server/image/queue.ts";
 export type { VariantFormat } from "./server/image/process.ts";
 export type { SharpLoader } from "./server/image/sharp.ts";
 export type { ImageInfo } from "./server/sniff.ts";
