@@ -108,3 +108,12 @@ export * from "./server/store/postgres.ts";
 export * from "./server/media/memory.ts";
 export * from "./server/media/local.ts";
 export * from "./server/media/s3.ts";
+// Scheduled publishing and the media library (issue 23).
+export { Scheduler, type SchedulerOptions } from "./server/schedule.ts";
+export {
+  isScheduleStore,
+  type Schedule,
+  type ScheduleFailure,
+  type ScheduleFiring,
+  type ScheduleStore,
+} from "./server/store/schedule.ts";

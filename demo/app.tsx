@@ -11,9 +11,11 @@ import { isCrossSite } from "../server/origin.ts";
 import { createSaveHandler } from "../server/save.ts";
 import { createHistoryHandler } from "../server/history.ts";
 import {
+  createCancelScheduleHandler,
   createDiscardHandler,
   createDraftsHandler,
   createPublishHandler,
+  createScheduleHandler,
 } from "../server/publish.ts";
 import {
   createPreviewHandler,
@@ -21,6 +23,7 @@ import {
   type PreviewSigner,
 } from "../server/preview.ts";
 import { draftStore } from "../server/save.ts";
+import type { Scheduler } from "../server/schedule.ts";
 import type {
   Authorize,
   Editor,
@@ -84,6 +87,8 @@ export interface DemoAppOptions {
   publishMode?: PublishMode;
   /** Signs preview links (draft mode). */
   previewSigner?: PreviewSigner;
+  /** Fires scheduled publishes (draft mode); woken by new schedules. */
+  scheduler?: Scheduler;
 }
 
 const CLIENT_PREFIX = "/cms/";
@@ -141,10 +146,16 @@ export async function createDemoApp(
       allowlist: ALLOWLIST,
       store: drafted,
       allowedHosts,
+      scheduler: options.scheduler,
     };
     draftRoutes.set("/api/cms/drafts", createDraftsHandler(opts));
     draftRoutes.set("/api/cms/publish", createPublishHandler(opts));
     draftRoutes.set("/api/cms/discard", createDiscardHandler(opts));
+    draftRoutes.set("/api/cms/schedule", createScheduleHandler(opts));
+    draftRoutes.set(
+      "/api/cms/schedule/cancel",
+      createCancelScheduleHandler(opts),
+    );
     if (signer) {
       draftRoutes.set(
         "/api/cms/preview",

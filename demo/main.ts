@@ -16,7 +16,9 @@
  * - `CMS_SHUTDOWN_DEADLINE_MS` (default 10000): how long requests in flight
  *   may take after SIGTERM/SIGINT.
  * - `CMS_PUBLISH=draft`: saves are drafts until an editor publishes them
- *   (default `direct`: saves go live).
+ *   (default `direct`: saves go live). Publishes can then be scheduled;
+ *   `CMS_SCHEDULE_POLL_MS` (default 5000) is how often each instance looks
+ *   for schedules made on other instances.
  * - `CMS_PREVIEW_SECRET`: signs preview links (≥ 32 bytes); generated into
  *   `CMS_DATA_DIR/preview-secret` when unset. Rotate it to revoke links.
  * - `CMS_S3_BUCKET` switches media to S3, with `CMS_S3_ENDPOINT`,
@@ -40,6 +42,8 @@ import {
   type S3MediaStorageOptions,
 } from "../server/media/s3.ts";
 import { KvContentStore } from "../server/store/kv.ts";
+import { Scheduler } from "../server/schedule.ts";
+import { isScheduleStore } from "../server/store/schedule.ts";
 import { PostgresContentStore } from "../server/store/postgres.ts";
 import { PostgresSessionKv } from "./pg_sessions.ts";
 import postgres from "postgres";
@@ -97,6 +101,11 @@ export interface DemoOptions {
    * Default `false`.
    */
   signals?: boolean;
+  /**
+   * Longest wait of the scheduler between two looks at the store, in ms
+   * (`CMS_SCHEDULE_POLL_MS`). Default 5000.
+   */
+  schedulePollMs?: number;
   /** How long requests in flight may take on shutdown. Default 10 s. */
   shutdownDeadlineMs?: number;
 }
@@ -145,6 +154,11 @@ export async function startDemo(
       sessions = new Sessions(kv);
     }
     await seedHome(store);
+    // Draft mode: fire scheduled publishes (missed ones at once).
+    let scheduler: Scheduler | undefined;
+    if (options.publishMode === "draft" && isScheduleStore(store)) {
+      scheduler = new Scheduler({ store, pollMs: options.schedulePollMs });
+    }
 
     let media: MediaStorage;
     let serveMedia: ((req: Request) => Promise<Response>) | null = null;
@@ -173,6 +187,7 @@ export async function startDemo(
       editorName: options.editorName ?? "Editor",
       clientDir,
       publishMode: options.publishMode,
+      scheduler,
       previewSigner: new PreviewSigner(
         options.previewSecret || await previewSecret(dataDir),
       ),
@@ -201,7 +216,12 @@ export async function startDemo(
       onListen() {},
     });
     server.draining.addEventListener("abort", () => draining.abort());
+    server.draining.addEventListener("abort", () => scheduler?.stop());
     cleanup.push(() => server.shutdown());
+    if (scheduler) {
+      cleanup.push(() => scheduler.stop());
+      await scheduler.start();
+    }
     const { port } = server.addr as Deno.NetAddr;
     allowedHosts.push(
       `127.0.0.1:${port}`,
@@ -330,6 +350,7 @@ if (import.meta.main) {
     clientDir,
     publishMode: publishModeFromEnv(env("CMS_PUBLISH")),
     previewSecret: env("CMS_PREVIEW_SECRET") || undefined,
+    schedulePollMs: Number(env("CMS_SCHEDULE_POLL_MS")) || undefined,
     signals: true,
     shutdownDeadlineMs: Number.isFinite(deadline) ? deadline : 10_000,
   });
