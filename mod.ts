@@ -117,3 +117,14 @@ export {
   type ScheduleFiring,
   type ScheduleStore,
 } from "./server/store/schedule.ts";
+export {
+  collectMedia,
+  type CollectMediaOptions,
+  createMediaLibraryHandler,
+  groupUploads,
+  listUploads,
+  type MediaGcReport,
+  type MediaLibraryHandlerOptions,
+  type MediaScanOptions,
+  type Upload,
+} from "./server/media_library.ts";

@@ -277,3 +277,42 @@ export interface ScheduleListing {
   /** Soonest first. */
   schedules: ScheduleEntry[];
 }
+
+/** One upload in a {@linkcode MediaLibraryPage}: an original and its variants. */
+export interface MediaLibraryItem {
+  /** The original's storage key (its file name is the last segment). */
+  key: string;
+  /** The original's public URL (what an image field stores). */
+  url: string;
+  /** Bytes of the original and its variants. */
+  size: number;
+  /** The variants stored beside it. */
+  variants: { key: string; url: string; size: number }[];
+  /** When the original was stored, ISO 8601. */
+  uploaded: string;
+  /** The editor who first used it in content, or `null` when none has. */
+  uploader: string | null;
+  /** The alt texts it is shown with in rich fields, sorted. */
+  alts: string[];
+  /** Whether a current value, draft or kept revision uses it. */
+  used: boolean;
+}
+
+/**
+ * The 200 answer of `GET /api/cms/media/library?q=&cursor=&limit=`: one
+ * page of uploads, newest first.
+ *
+ * @example
+ * ```ts
+ * import type { MediaLibraryPage } from "./wire.ts";
+ * const page: MediaLibraryPage = { uploads: [], next: null, total: 0 };
+ * ```
+ */
+export interface MediaLibraryPage {
+  /** This page, newest first. */
+  uploads: MediaLibraryItem[];
+  /** The `cursor` of the next page, or `null` on the last. */
+  next: string | null;
+  /** How many uploads match the search. */
+  total: number;
+}

@@ -7,6 +7,7 @@
 import { readBody } from "../server/body.ts";
 import { HttpError, text } from "../server/http.ts";
 import { createMediaHandler } from "../server/media.ts";
+import { createMediaLibraryHandler } from "../server/media_library.ts";
 import { isCrossSite } from "../server/origin.ts";
 import { createSaveHandler } from "../server/save.ts";
 import { createHistoryHandler } from "../server/history.ts";
@@ -29,7 +30,7 @@ import type {
   Editor,
   EndpointCall,
   HistoryStore,
-  MediaStorage,
+  ListableMediaStorage,
   PublishMode,
 } from "../server/types.ts";
 import type { Handler } from "../server/http.ts";
@@ -60,7 +61,7 @@ export interface DemoAppOptions {
   /** Content of `pages:home`. */
   store: HistoryStore;
   /** Where uploads go. */
-  media: MediaStorage;
+  media: ListableMediaStorage;
   /** Serves uploaded files (local storage only), or `null` (S3 serves them). */
   serveMedia: ((req: Request) => Promise<Response>) | null;
   /** URL prefix of `serveMedia`, e.g. `/media/`. */
@@ -171,6 +172,13 @@ export async function createDemoApp(
   const media = createMediaHandler({
     authorize,
     storage: options.media,
+    allowedHosts,
+  });
+  // The media library: every storage the demo uses can list its uploads.
+  const library = createMediaLibraryHandler({
+    authorize,
+    storage: options.media,
+    store,
     allowedHosts,
   });
 
@@ -308,6 +316,7 @@ export async function createDemoApp(
       if (path === "/api/cms/save") return await save(req);
       if (path === "/api/cms/history") return await history(req);
       if (path === "/api/cms/media") return await media(req);
+      if (path === "/api/cms/media/library") return await library(req);
       const draftRoute = draftRoutes.get(path);
       if (draftRoute) return await draftRoute(req);
       if (options.serveMedia && path.startsWith(options.mediaPrefix)) {

@@ -47,7 +47,7 @@ import { isScheduleStore } from "../server/store/schedule.ts";
 import { PostgresContentStore } from "../server/store/postgres.ts";
 import { PostgresSessionKv } from "./pg_sessions.ts";
 import postgres from "postgres";
-import type { HistoryStore, MediaStorage } from "../server/types.ts";
+import type { HistoryStore, ListableMediaStorage } from "../server/types.ts";
 import { createDemoApp } from "./app.tsx";
 import { PreviewSigner } from "../server/preview.ts";
 import type { PublishMode } from "../server/types.ts";
@@ -160,7 +160,7 @@ export async function startDemo(
       scheduler = new Scheduler({ store, pollMs: options.schedulePollMs });
     }
 
-    let media: MediaStorage;
+    let media: ListableMediaStorage;
     let serveMedia: ((req: Request) => Promise<Response>) | null = null;
     if (options.s3) {
       media = new S3MediaStorage(options.s3);
