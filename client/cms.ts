@@ -159,6 +159,13 @@ export function mount(
     import("./publish.ts").then((m) => {
       if (alive) cleanups.push(m.attachPublish(kit, bar, cfg.publish, list));
     });
+    import("./schedule.ts").then((m) => {
+      if (alive) {
+        cleanups.push(
+          m.attachSchedule(kit, bar, cfg.publish, list, cfg.editor),
+        );
+      }
+    });
   }
 
   /** Shows `f`'s value, version and state in each of its regions. */

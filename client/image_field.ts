@@ -88,11 +88,13 @@ export function openImageField(kit: Kit, target: ImageFieldTarget): () => void {
   const status = h("p", { role: "status" }, t("dropImage"));
   const file = h("input", { type: "file", accept: "image/*", hidden: "" });
   const replace = h("button", {}, t("replace"));
+  const library = h("button", {}, t("fromLibrary"));
   const cancel = h("button", {}, t("cancel"));
   const form = h(
     "form",
     { role: "group", "aria-label": t("changeImage") },
     replace,
+    library,
     cancel,
     status,
     file,
@@ -109,6 +111,14 @@ export function openImageField(kit: Kit, target: ImageFieldTarget): () => void {
     target.el.focus();
   };
   replace.onclick = () => file.click();
+  library.onclick = async () => {
+    const { openLibrary } = await import("./media_library.ts");
+    const chosen = await openLibrary(kit, target.media);
+    if (!chosen) return library.focus();
+    const { alt: _, ...attrs } = chosen.attrs; // the host's alt stays
+    target.done(chosen.item.url, attrs);
+    close();
+  };
   cancel.onclick = close;
   file.onchange = async () => {
     const chosen = file.files?.[0];

@@ -106,6 +106,10 @@ export const en = {
   beforeHistory: "before history",
   empty: "(empty)",
   historyUnavailable: "History unavailable: {reason}",
+  // Scheduling and the media library (their dialogs: schedule.ts and
+  // media_library.ts).
+  publishAt: "Publish at…",
+  fromLibrary: "Choose from library",
 };
 
 /** A complete label table (see {@linkcode en} for the keys). */

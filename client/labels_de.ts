@@ -96,4 +96,6 @@ export const de: Labels = {
   beforeHistory: "vor dem Verlauf",
   empty: "(leer)",
   historyUnavailable: "Verlauf nicht verfügbar: {reason}",
+  publishAt: "Veröffentlichen um…",
+  fromLibrary: "Aus der Mediathek wählen",
 };

@@ -58,6 +58,8 @@ export interface RichEditor {
   el: HTMLElement;
   /** The toolbar's shadow root (the alt text dialog lives there). */
   root: ShadowRoot;
+  /** The media endpoint (its `library` sibling lists the uploads). */
+  media: string;
   /** The region's last selection, if any. */
   range(): Range | undefined;
   /** Focuses the region and puts its last selection back. */
@@ -227,6 +229,7 @@ export function attachRich(
     kit,
     el,
     root,
+    media,
     range: () => saved,
     restore,
     show(panel) {

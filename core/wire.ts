@@ -286,8 +286,8 @@ export interface MediaLibraryItem {
   url: string;
   /** Bytes of the original and its variants. */
   size: number;
-  /** The variants stored beside it. */
-  variants: { key: string; url: string; size: number }[];
+  /** The variants stored beside it, with their width (from the key). */
+  variants: { key: string; url: string; size: number; width: number }[];
   /** When the original was stored, ISO 8601. */
   uploaded: string;
   /** The editor who first used it in content, or `null` when none has. */
