@@ -88,7 +88,7 @@ export function openImageField(kit: Kit, target: ImageFieldTarget): () => void {
   const status = h("p", { role: "status" }, t("dropImage"));
   const file = h("input", { type: "file", accept: "image/*", hidden: "" });
   const replace = h("button", {}, t("replace"));
-  const library = h("button", {}, t("fromLibrary"));
+  const library = h("button", { type: "button" }, t("fromLibrary"));
   const cancel = h("button", {}, t("cancel"));
   const form = h(
     "form",
