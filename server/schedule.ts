@@ -157,8 +157,10 @@ export class Scheduler {
 
   async #report(firing: ScheduleFiring): Promise<void> {
     const { schedule, result, failed } = firing;
+    // One info line per firing, published or not (a conflict is an
+    // expected outcome, shown to editors, like a 409).
     log({
-      level: failed ? "warn" : "info",
+      level: "info",
       msg: failed ? "schedule failed" : "schedule published",
       route: "schedule",
       editor: schedule.editor,

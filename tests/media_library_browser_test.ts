@@ -42,6 +42,18 @@ const listed = (page: Page, names: string[]) =>
     JSON.stringify(names),
   );
 
+/** Waits until the dialog lists `n` options. */
+const optionCount = (page: Page, n: number) =>
+  page.waitFor(
+    (sel, n) =>
+      (document.querySelector(sel)?.shadowRoot?.querySelectorAll(
+        "[role=option]",
+      ).length ?? 0) === n,
+    { timeout: 10000 },
+    LIBRARY,
+    n,
+  );
+
 clientSiteTest(
   "media library: list, search by alt and name, reuse (keyboard)",
   {
@@ -88,14 +100,7 @@ clientSiteTest(
         await page.press("Enter");
         await page.waitFor(LIBRARY, { timeout: 10000 });
         const all = ["river.jpg", "sunset.jpg"];
-        await page.waitFor(
-          (sel) =>
-            (document.querySelector(sel)?.shadowRoot?.querySelectorAll(
-              "[role=option]",
-            ).length ?? 0) === 2,
-          { timeout: 10000 },
-          LIBRARY,
-        );
+        await optionCount(page, 2);
         const names = (await options(page)).map((o) => o.text).sort();
         assert.deepEqual(names, all);
         const alts = await page.evaluate(
@@ -119,14 +124,7 @@ clientSiteTest(
         await listed(page, ["river.jpg"]);
         for (let i = 0; i < 5; i++) await page.press("Backspace");
         await page.type(".jpg");
-        await page.waitFor(
-          (sel) =>
-            (document.querySelector(sel)?.shadowRoot?.querySelectorAll(
-              "[role=option]",
-            ).length ?? 0) === 2,
-          { timeout: 10000 },
-          LIBRARY,
-        );
+        await optionCount(page, 2);
       });
 
       await t.step("arrows move, Enter reuses the stored image", async () => {

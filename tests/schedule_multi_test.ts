@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { buildClient } from "../tools/build_client.ts";
 import {
-  DEMO_PASSWORD as PASSWORD,
   type DemoProcess,
+  draftDemoEnv,
   editorHeaders,
   login,
   revisions,
@@ -21,21 +21,9 @@ import type { ScheduleListing } from "../core/wire.ts";
 
 const FIELDS = ["title", "features.0", "features.1"];
 
-function env(extra: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: Deno.env.get("HOME") ?? "/tmp",
-    CMS_EDITOR_PASSWORD: PASSWORD,
-    CMS_PUBLISH: "draft",
-    CMS_PREVIEW_SECRET: "p".repeat(40),
-    // Every instance looks often, so all three race for each schedule.
-    CMS_SCHEDULE_POLL_MS: "50",
-    ...extra,
-  };
-  const denoDir = Deno.env.get("DENO_DIR");
-  if (denoDir) out.DENO_DIR = denoDir;
-  return out;
-}
+/** Every instance looks often, so all three race for each schedule. */
+const env = (extra: Record<string, string>) =>
+  draftDemoEnv({ CMS_SCHEDULE_POLL_MS: "50", ...extra });
 
 async function save(url: string, cookie: string, field: string, text: string) {
   const res = await fetch(`${url}/api/cms/save`, {
@@ -89,13 +77,14 @@ Deno.test("schedules on 3 instances, one PostgreSQL: each fires once; a missed o
   const clientDir = await Deno.makeTempDir({ prefix: "cms-sched-client-" });
   const dirs: string[] = [];
   let instances: DemoProcess[] = [];
+  const everyInstance: DemoProcess[] = [];
   try {
     await buildClient(clientDir);
     const databaseUrl = await pg.database();
     const start = async () => {
       const dir = await Deno.makeTempDir({ prefix: "cms-sched-multi-" });
       dirs.push(dir);
-      return await spawnDemo(
+      const demo = await spawnDemo(
         env({
           CMS_DATABASE_URL: databaseUrl,
           CMS_DATA_DIR: dir,
@@ -103,6 +92,8 @@ Deno.test("schedules on 3 instances, one PostgreSQL: each fires once; a missed o
         }),
         { clearEnv: true, stderr: "null" },
       );
+      everyInstance.push(demo);
+      return demo;
     };
     for (let i = 0; i < 3; i++) instances.push(await start());
     const urls = instances.map((x) => x.url);
@@ -148,6 +139,16 @@ Deno.test("schedules on 3 instances, one PostgreSQL: each fires once; a missed o
     assert.deepEqual(await drained(url, after), []);
     assert.equal(await publishedBy(url, after, "title"), ROUNDS + 1);
     assert.match(await (await fetch(`${url}/`)).text(), /title missed/);
+    // Every firing logs one line: each schedule fired exactly once, on
+    // one instance, and none fired a second time (it would find no
+    // drafts left and log a failure).
+    await Promise.all(instances.map((x) => stopDemo(x)));
+    const logs = (await Promise.all(everyInstance.map((x) => x.output)))
+      .join("\n");
+    const count = (msg: string) =>
+      logs.split("\n").filter((l) => l.includes(`"msg":"${msg}"`)).length;
+    assert.equal(count("schedule published"), ROUNDS * 2 + 1);
+    assert.equal(count("schedule failed"), 0);
   } finally {
     await Promise.all(instances.map((x) => stopDemo(x, "SIGKILL")));
     for (const dir of [clientDir, ...dirs]) {

@@ -5,13 +5,12 @@
  * record a conflict without publishing any part of it.
  */
 import assert from "node:assert/strict";
-import postgres from "postgres";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { KvContentStore } from "../server/store/kv.ts";
 import { PostgresContentStore } from "../server/store/postgres.ts";
 import type { Schedule, ScheduleStore } from "../server/store/schedule.ts";
 import { contentVersion } from "../server/version.ts";
-import { startPostgres } from "./helpers/postgres.ts";
+import { connectFresh, startPostgres } from "./helpers/postgres.ts";
 
 type Open = () => Promise<ScheduleStore>;
 type Case = (open: Open) => Promise<void>;
@@ -186,13 +185,7 @@ contract("KvContentStore", async () => {
 
 contract("PostgresContentStore", async () => {
   const pg = await startPostgres();
-  let sql: postgres.Sql;
-  try {
-    sql = postgres(await pg.database(), { max: 10, onnotice: () => {} });
-  } catch (err) {
-    await pg.close();
-    throw err;
-  }
+  const sql = await connectFresh(pg);
   let n = 0;
   return [
     () => Promise.resolve(new PostgresContentStore(sql, { prefix: `s${++n}` })),

@@ -266,3 +266,32 @@ export async function stopDemo(
   } catch { /* already gone */ }
   await demo.child.status;
 }
+
+/**
+ * The environment of a demo process in publish mode `draft` (with
+ * {@linkcode DEMO_PASSWORD}, a fixed preview secret, and this process's
+ * `PATH`, `HOME` and `DENO_DIR`), plus `extra`; for `spawnDemo` with
+ * `clearEnv`.
+ *
+ * @example
+ * ```ts
+ * import { draftDemoEnv } from "./demo.ts";
+ * draftDemoEnv({ CMS_DATA_DIR: "/tmp/x" }).CMS_PUBLISH; // "draft"
+ * ```
+ */
+export function draftDemoEnv(
+  extra: Record<string, string>,
+): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: Deno.env.get("HOME") ?? "/tmp",
+    CMS_EDITOR_PASSWORD: DEMO_PASSWORD,
+    CMS_PUBLISH: "draft",
+    CMS_PREVIEW_SECRET: "p".repeat(40),
+    PORT: "0",
+    ...extra,
+  };
+  const denoDir = Deno.env.get("DENO_DIR");
+  if (denoDir) env.DENO_DIR = denoDir;
+  return env;
+}
