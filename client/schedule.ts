@@ -262,16 +262,17 @@ export function attachSchedule(
 
   async function refresh() {
     const res = await fetch(url("schedule")).catch(() => null);
-    if (!res?.ok) return;
-    model.set(await res.json() as ScheduleListing);
+    const data = res?.ok && await res.json().catch(() => null);
+    if (!Array.isArray(data?.schedules)) return;
+    model.set(data as ScheduleListing);
     paintMarks();
   }
 
   /** This page's drafted fields with the versions the editor sees. */
   async function drafted(): Promise<[string[], Record<string, string>]> {
     const res = await fetch(url("drafts")).catch(() => null);
-    if (!res?.ok) return [[], {}];
-    const { drafts } = await res.json() as { drafts: { field: string }[] };
+    const data = res?.ok && await res.json().catch(() => null);
+    const drafts: { field: string }[] = data?.drafts ?? [];
     const ids = drafts.map((d) => d.field).filter((id) => byId.has(id));
     const versions: Record<string, string> = {};
     for (const id of ids) {

@@ -79,7 +79,7 @@ engineTest(
       await t.step(
         "Publish: the mark goes, a visitor sees the value",
         async () => {
-          await clickBar(page, "Publish");
+          await clickBar(page, "Publish (");
           await page.waitFor(
             () => !document.querySelector("[data-cms-draft]"),
             {
