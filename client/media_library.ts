@@ -74,11 +74,6 @@ export function libraryUrl(
   return url.href;
 }
 
-/** The file name of an upload: the last segment of its key. */
-export function fileName(item: Pick<MediaLibraryItem, "key">): string {
-  return item.key.slice(item.key.lastIndexOf("/") + 1);
-}
-
 /**
  * The `<img>` attributes of a library image whose natural size is
  * `width` × `height`: its URL and variants as an upload's answer gives
@@ -88,7 +83,8 @@ export function fileName(item: Pick<MediaLibraryItem, "key">): string {
  * ```ts
  * import { reuseAttrs } from "./media_library.ts";
  * reuseAttrs({
- *   key: "a.jpg", url: "/media/a.jpg", size: 9, uploaded: "", uploader: null,
+ *   key: "a.jpg", name: "a.jpg", url: "/media/a.jpg", size: 9, uploaded: "",
+ *   uploader: null,
  *   alts: [], used: false,
  *   variants: [{ key: "a-480w.webp", url: "/media/a-480w.webp", size: 3, width: 480 }],
  * }, 1200, 800, "Sea").srcset; // "/media/a-480w.webp 480w, /media/a.jpg 1200w"
@@ -254,7 +250,7 @@ export function openLibrary(
         h(
           "span",
           {},
-          fileName(item),
+          item.name,
           h("small", {}, item.alts.join(" · ")),
         ),
       );

@@ -280,8 +280,10 @@ export interface ScheduleListing {
 
 /** One upload in a {@linkcode MediaLibraryPage}: an original and its variants. */
 export interface MediaLibraryItem {
-  /** The original's storage key (its file name is the last segment). */
+  /** The original's storage key. */
   key: string;
+  /** The file's name as the editor's browser sent it (else the key's last segment). */
+  name: string;
   /** The original's public URL (what an image field stores). */
   url: string;
   /** Bytes of the original and its variants. */
@@ -290,7 +292,10 @@ export interface MediaLibraryItem {
   variants: { key: string; url: string; size: number; width: number }[];
   /** When the original was stored, ISO 8601. */
   uploaded: string;
-  /** The editor who first used it in content, or `null` when none has. */
+  /**
+   * Who uploaded it (the media endpoint's record), else the editor who first
+   * used it in content; `null` when neither is known.
+   */
   uploader: string | null;
   /** The alt texts it is shown with in rich fields, sorted. */
   alts: string[];

@@ -173,6 +173,7 @@ export async function createDemoApp(
     authorize,
     storage: options.media,
     allowedHosts,
+    uploads: store,
   });
   // The media library: every storage the demo uses can list its uploads.
   const library = createMediaLibraryHandler({

@@ -8,9 +8,10 @@
  * A value uses an upload when it contains the upload's URL (or a
  * variant's): the storage's public base, then the key, as the media
  * endpoint answers it. Alt texts are the `alt` of the `<img>` tags that
- * show the upload in rich values; the uploader is the editor of the oldest
- * revision or draft that used it (uploads are not recorded apart from the
- * content that uses them).
+ * show the upload in rich values. The uploader and the file's name come
+ * from the upload's record ({@linkcode recordUpload}, written by the media
+ * endpoint when it is given `uploads`); for an upload without one, the
+ * uploader is the editor of the oldest kept revision or draft that used it.
  *
  * @module
  */
@@ -25,6 +26,7 @@ import type { OriginOptions } from "./origin.ts";
 import { admitEditor } from "./request.ts";
 import type {
   Authorize,
+  ContentStore,
   EndpointCall,
   HistoryStore,
   ListableMediaStorage,
@@ -35,6 +37,58 @@ import type {
 export interface Upload extends MediaLibraryItem {
   /** The newest write of the original or a variant, ISO 8601. */
   changed: string;
+}
+
+/**
+ * The collection of upload records in the content store: one record per
+ * upload key, `{editor, name, at}`, written by the media endpoint when it
+ * is given `uploads` (see `MediaHandlerOptions`). Not content: the scan
+ * skips it, so a record never keeps its upload alive.
+ */
+export const UPLOADS_COLLECTION = "_cms_uploads";
+
+/**
+ * A file name as an editor's browser sent it (`X-File-Name`,
+ * percent-encoded), made safe to show: no folders, no control characters,
+ * at most 200 characters.
+ *
+ * @example
+ * ```ts
+ * import { cleanFileName } from "./media_library.ts";
+ * cleanFileName("C%3A%5Cphotos%5Csunset%20sea.jpg"); // "sunset sea.jpg"
+ * ```
+ */
+export function cleanFileName(raw: string | null): string {
+  if (!raw) return "";
+  let name = raw;
+  try {
+    name = decodeURIComponent(raw);
+  } catch { /* keep it as sent */ }
+  // deno-lint-ignore no-control-regex
+  name = name.replace(/[\x00-\x1f\x7f]/g, "");
+  return name.slice(name.search(/[^\\/]*$/)).trim().slice(0, 200);
+}
+
+/**
+ * Records who uploaded `key` (and the file's name) in `store`, for the
+ * media library. One record per upload, never a revision.
+ *
+ * @example
+ * ```ts
+ * import { MemoryContentStore } from "@inplace/cms";
+ * import { recordUpload } from "./media_library.ts";
+ * const store = new MemoryContentStore();
+ * await recordUpload(store, "3f2a.jpg", "Ada", "sunset.jpg");
+ * ```
+ */
+export async function recordUpload(
+  store: ContentStore,
+  key: string,
+  editor: string,
+  name: string,
+): Promise<void> {
+  const at = new Date().toISOString();
+  await store.update(UPLOADS_COLLECTION, key, () => ({ editor, name, at }));
 }
 
 /** What a scan of the content found about one key. */
@@ -136,8 +190,9 @@ function unescapeHtml(text: string): string {
 async function scanUses(
   store: HistoryStore,
   base: string,
-): Promise<Map<string, Use>> {
+): Promise<[Map<string, Use>, Map<string, UploadRecord>]> {
   const uses = new Map<string, Use>();
+  const records = new Map<string, UploadRecord>();
   const visit = (value: unknown, editor: string | null, at: string) => {
     const texts = typeof value === "string"
       ? [value]
@@ -160,13 +215,29 @@ async function scanUses(
     }
   };
   for await (const line of store.dump()) {
-    if (line.type === "record") visit(line.record, null, "");
+    if (line.type === "record" && line.collection === UPLOADS_COLLECTION) {
+      const { editor, name } = line.record;
+      if (typeof editor === "string") {
+        records.set(line.key, {
+          editor,
+          name: typeof name === "string" ? name : "",
+        });
+      }
+    } else if (line.type === "record") visit(line.record, null, "");
     else if (line.type === "revision") {
       const r = line.revision;
       visit(r.value, r.editor, r.at);
-    } else visit(line.draft.value, line.draft.editor, line.draft.at);
+    } else if (line.type === "draft") {
+      visit(line.draft.value, line.draft.editor, line.draft.at);
+    }
   }
-  return uses;
+  return [uses, records];
+}
+
+/** What the media endpoint recorded about an upload. */
+interface UploadRecord {
+  editor: string;
+  name: string;
 }
 
 /** Options of {@linkcode listUploads} and {@linkcode collectMedia}. */
@@ -197,7 +268,7 @@ export async function listUploads(
 ): Promise<Upload[]> {
   const { storage } = options;
   const base = storage.url("");
-  const [objects, uses] = await Promise.all([
+  const [objects, [uses, records]] = await Promise.all([
     Array.fromAsync(storage.list()),
     scanUses(options.store, base),
   ]);
@@ -220,8 +291,9 @@ export async function listUploads(
         width: Number(VARIANT.exec(v.key)![2]),
       })).sort((a, b) => a.width - b.width),
       uploaded: o.modified,
+      name: records.get(key)?.name || key.slice(key.lastIndexOf("/") + 1),
       changed: [o, ...variants].map((x) => x.modified).sort().at(-1)!,
-      uploader: first?.editor ?? null,
+      uploader: records.get(key)?.editor ?? first?.editor ?? null,
       alts: [...new Set(found.flatMap((u) => [...u.alts]))].sort(),
       used: found.length > 0,
     });
@@ -373,6 +445,7 @@ export function createMediaLibraryHandler(
     const q = (params.get("q") ?? "").trim().toLowerCase().slice(0, 200);
     const all = (await listUploads(options)).filter((u) =>
       !q || u.key.toLowerCase().includes(q) ||
+      u.name.toLowerCase().includes(q) ||
       u.alts.some((a) => a.toLowerCase().includes(q))
     );
     const page: MediaLibraryPage = {

@@ -9,9 +9,12 @@
  */
 import assert from "node:assert/strict";
 import {
+  cleanFileName,
   collectMedia,
   createMediaLibraryHandler,
+  recordUpload,
 } from "../server/media_library.ts";
+import { createMediaHandler } from "../server/media.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
 import { LocalMediaStorage } from "../server/media/local.ts";
 import { S3MediaStorage } from "../server/media/s3.ts";
@@ -172,6 +175,8 @@ Deno.test("media library: lists, searches by file name and alt, pages", async ()
     );
     return res;
   };
+  // The media endpoint recorded who uploaded "recent" (not used yet).
+  await recordUpload(store, "recent.jpg", "Cy", "Evening river.jpg");
   const all: MediaLibraryPage = await (await get("")).json();
   assert.equal(all.total, 5);
   const draft = all.uploads.find((u) => u.key === "draft.jpg");
@@ -188,12 +193,18 @@ Deno.test("media library: lists, searches by file name and alt, pages", async ()
     all.uploads.find((u) => u.key === "history.jpg")?.uploader,
     "Ada",
   );
-  assert.equal(all.uploads.find((u) => u.key === "recent.jpg")?.used, false);
+  const recent = all.uploads.find((u) => u.key === "recent.jpg");
+  assert.equal(recent?.used, false, "its record is not a use");
+  assert.equal(recent?.uploader, "Cy");
+  assert.equal(recent?.name, "Evening river.jpg");
+  assert.equal(draft.name, "draft.jpg");
 
   const byAlt: MediaLibraryPage = await (await get("?q=SUNSET")).json();
   assert.deepEqual(byAlt.uploads.map((u) => u.key), ["draft.jpg"]);
   const byName: MediaLibraryPage = await (await get("?q=histo")).json();
   assert.deepEqual(byName.uploads.map((u) => u.key), ["history.jpg"]);
+  const byFile: MediaLibraryPage = await (await get("?q=evening")).json();
+  assert.deepEqual(byFile.uploads.map((u) => u.key), ["recent.jpg"]);
 
   const seen: string[] = [];
   let cursor: string | null = "0";
@@ -224,4 +235,81 @@ Deno.test("media:gc arguments", () => {
     graceDays: 30,
   });
   assert.throws(() => parseGcArgs(["--force"]), /unknown argument/);
+});
+
+Deno.test("media endpoint records the uploader and file name", async () => {
+  const storage = new MemoryMediaStorage();
+  const store = new MemoryContentStore();
+  const media = createMediaHandler({
+    authorize: () => ({ name: "Ada" }),
+    storage,
+    uploads: store,
+  });
+  const gif = new Uint8Array([
+    0x47,
+    0x49,
+    0x46,
+    0x38,
+    0x39,
+    0x61,
+    1,
+    0,
+    1,
+    0,
+    0x80,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0xff,
+    0xff,
+    0xff,
+    0x21,
+    0xf9,
+    4,
+    1,
+    0,
+    0,
+    0,
+    0,
+    0x2c,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    1,
+    0,
+    0,
+    2,
+    2,
+    0x44,
+    1,
+    0,
+    0x3b,
+  ]);
+  const res = await media(
+    new Request("http://localhost/api/cms/media", {
+      method: "POST",
+      headers: {
+        Origin: "http://localhost",
+        "X-File-Name": encodeURIComponent("../My photo\u0007.gif"),
+      },
+      body: gif,
+    }),
+  );
+  assert.equal(res.status, 200, await res.clone().text());
+  const { key } = await res.json();
+  const [item] = (await (await createMediaLibraryHandler({
+    authorize: () => ({ name: "Bo" }),
+    storage,
+    store,
+  })(new Request("http://localhost/api/cms/media/library"))).json()).uploads;
+  assert.equal(item.key, key);
+  assert.equal(item.uploader, "Ada");
+  assert.equal(item.name, "My photo.gif");
+  assert.equal(cleanFileName("a%ZZ/b.jpg"), "b.jpg");
+  assert.equal(cleanFileName(null), "");
 });

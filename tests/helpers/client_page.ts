@@ -208,7 +208,11 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
         },
       },
   });
-  const upload = createMediaHandler({ authorize, storage: media });
+  const upload = createMediaHandler({
+    authorize,
+    storage: media,
+    uploads: store,
+  });
   const library = createMediaLibraryHandler({
     authorize,
     storage: media,
