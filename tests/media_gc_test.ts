@@ -23,6 +23,7 @@ import type { ListableMediaStorage } from "../server/types.ts";
 import type { MediaLibraryPage } from "../core/wire.ts";
 import { formatReport, parseGcArgs } from "../tools/media_gc.ts";
 import { startS3rver } from "./helpers/s3rver.ts";
+import { gif } from "./helpers/client_page.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -245,51 +246,7 @@ Deno.test("media endpoint records the uploader and file name", async () => {
     storage,
     uploads: store,
   });
-  const gif = new Uint8Array([
-    0x47,
-    0x49,
-    0x46,
-    0x38,
-    0x39,
-    0x61,
-    1,
-    0,
-    1,
-    0,
-    0x80,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0xff,
-    0xff,
-    0xff,
-    0x21,
-    0xf9,
-    4,
-    1,
-    0,
-    0,
-    0,
-    0,
-    0x2c,
-    0,
-    0,
-    0,
-    0,
-    1,
-    0,
-    1,
-    0,
-    0,
-    2,
-    2,
-    0x44,
-    1,
-    0,
-    0x3b,
-  ]);
+  const image = gif(1, 1);
   const res = await media(
     new Request("http://localhost/api/cms/media", {
       method: "POST",
@@ -297,7 +254,7 @@ Deno.test("media endpoint records the uploader and file name", async () => {
         Origin: "http://localhost",
         "X-File-Name": encodeURIComponent("../My photo\u0007.gif"),
       },
-      body: gif,
+      body: image as Uint8Array<ArrayBuffer>,
     }),
   );
   assert.equal(res.status, 200, await res.clone().text());

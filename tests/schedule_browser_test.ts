@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { startDemo } from "../demo/main.ts";
 import { engineTest, type Page } from "./helpers/browser.ts";
+import { DEMO_PASSWORD, editInBrowser } from "./helpers/demo.ts";
 import type { ScheduleListing } from "../core/wire.ts";
 
-const PASSWORD = "correct horse battery staple";
 const DIALOG = "cms-schedule";
 
 /** Clicks the button whose text is `label` in the shadow root of `host`. */
@@ -41,20 +41,12 @@ engineTest(
     const demo = await startDemo({
       port: 0,
       dataDir,
-      password: PASSWORD,
+      password: DEMO_PASSWORD,
       publishMode: "draft",
     });
     const page = await browser.newPage();
     try {
-      await page.goto(`${demo.url}/login`);
-      await page.click("#password");
-      await page.type(PASSWORD);
-      await page.press("Enter");
-      await page.waitFor(() => document.querySelector('a[href="/?edit"]'), {
-        timeout: 10_000,
-      });
-      await page.goto(`${demo.url}/?edit`);
-      await page.waitFor("cms-edit-bar", { timeout: 15_000 });
+      await editInBrowser(page, demo.url);
 
       await t.step("a draft is scheduled for a local time", async () => {
         await page.click("h1");

@@ -295,3 +295,27 @@ export function draftDemoEnv(
   if (denoDir) env.DENO_DIR = denoDir;
   return env;
 }
+
+/**
+ * Signs in through the demo's login form in `page` (with
+ * {@linkcode DEMO_PASSWORD}) and opens edit mode, waiting for the edit bar.
+ *
+ * @example
+ * ```ts ignore
+ * await editInBrowser(page, demo.url);
+ * ```
+ */
+export async function editInBrowser(
+  page: import("./browser.ts").Page,
+  url: string,
+): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.click("#password");
+  await page.type(DEMO_PASSWORD);
+  await page.press("Enter");
+  await page.waitFor(() => document.querySelector('a[href="/?edit"]'), {
+    timeout: 10_000,
+  });
+  await page.goto(`${url}/?edit`);
+  await page.waitFor("cms-edit-bar", { timeout: 15_000 });
+}
