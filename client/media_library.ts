@@ -181,7 +181,7 @@ img{width:64px;height:48px;object-fit:cover;background:#444;border-radius:4px}
 small{display:block;color:#bbb}
 button{font:inherit;padding:6px 10px;border-radius:8px;border:0;background:#444;color:inherit;cursor:pointer}
 button:focus-visible,ul:focus-visible{outline:2px solid #58f}
-@media(forced-colors:active){dialog,button,input{border:1px solid;color:CanvasText;background:Canvas}li[aria-selected=true]{outline-color:Highlight}}`;
+@media(forced-colors:active){dialog,button,input{border:1px solid;color:CanvasText;background:Canvas}small{color:inherit}li[aria-selected=true]{outline-color:Highlight}}`;
 
 let ids = 0;
 
@@ -352,6 +352,14 @@ export function openLibrary(
   };
   cancel.onclick = () => void finish(false);
   dialog.onclose = () => void finish(false);
+  // Esc cancels in every engine (WebKit may not close a modal dialog on
+  // a scripted Esc).
+  dialog.onkeydown = (e) => {
+    if (e.key !== "Escape") return;
+    e.preventDefault();
+    e.stopPropagation();
+    void finish(false);
+  };
   dialog.showModal();
   search.focus();
   paint();

@@ -215,7 +215,7 @@ ul{list-style:none;margin:0;padding:0}li{display:flex;gap:8px;align-items:center
 .e{color:#f99}
 button{font:inherit;padding:6px 10px;border-radius:8px;border:0;background:#444;color:inherit;cursor:pointer}
 button:focus-visible{outline:2px solid #58f}
-@media(forced-colors:active){dialog,button,input{border:1px solid;color:CanvasText;background:Canvas}}`;
+@media(forced-colors:active){dialog,button,input{border:1px solid;color:CanvasText;background:Canvas}.e{color:inherit}}`;
 
 /**
  * Wires scheduling into the session; returns the cleanup. `endpoint` is
@@ -407,6 +407,12 @@ export function attachSchedule(
     };
     close.onclick = finish;
     dialog.onclose = () => host.remove();
+    dialog.onkeydown = (e) => {
+      if (e.key !== "Escape") return;
+      e.preventDefault();
+      e.stopPropagation();
+      finish();
+    };
     dialog.showModal();
     time.focus();
   }
