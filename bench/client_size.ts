@@ -13,6 +13,7 @@
  *   (also ≤ 20 KiB);
  * - each lazy panel: every other chunk but the sanitizer, with what it
  *   imports statically beyond the editing set (goal ≤ 4 KiB each);
+ * - all chunks together (goal ≤ 30 KiB);
  * - DOMPurify alone, bundled and measured in the same run, for context
  *   (what the browser loaded for the sanitizer before the rebuild).
  *
@@ -54,7 +55,7 @@ export interface SizeResult {
 }
 
 /** Goals in bytes. */
-export const GOALS = { entry: 2048, editing: 20480, panel: 4096 };
+export const GOALS = { entry: 2048, editing: 20480, panel: 4096, all: 30720 };
 
 /** Names of `names` and everything they import statically. */
 function closure(files: BuiltFile[], names: string[]): Set<string> {
@@ -163,7 +164,7 @@ if (import.meta.main) {
       gzip: kib(p.gzip),
       goal: goal(p.gzip, GOALS.panel),
     })),
-    { what: "all chunks", gzip: kib(r.all), goal: "" },
+    { what: "all chunks", gzip: kib(r.all), goal: goal(r.all, GOALS.all) },
     {
       what: "DOMPurify alone (context: no longer in the client)",
       gzip: kib(r.dompurify),

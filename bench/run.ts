@@ -10,6 +10,11 @@
  */
 import { run as uploadMemory } from "./upload_memory.ts";
 import { run as imageBench } from "./image.ts";
+import {
+  GOALS as worstGoals,
+  run as imageWorst,
+  worstPerFormat,
+} from "./image_worst.ts";
 import { GOALS as sizeGoals, run as clientSize } from "./client_size.ts";
 import { run as clientMount } from "./client_mount.ts";
 import { run as clientSave } from "./client_save.ts";
@@ -99,6 +104,18 @@ rows.push(
     1,
   ),
 );
+
+for (const w of worstPerFormat(await imageWorst())) {
+  rows.push(
+    row(
+      `worst accepted ${w.format.toUpperCase()} at 40 MP (${w.kind}, ${w.status}): time; peak RSS`,
+      `${(w.ms / 1000).toFixed(2)} s; ${mib(w.peakKiB * KiB)}`,
+      "goals 10 s; 1 GiB",
+      Math.max(w.ms / worstGoals.ms, w.peakKiB / worstGoals.rssKiB),
+      1,
+    ),
+  );
+}
 
 const size = await clientSize();
 const kib = (n: number) => `${(n / KiB).toFixed(2)} KiB`;

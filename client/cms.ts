@@ -6,22 +6,17 @@
  * @module
  */
 
-import { type BarAction, type BarState, createBar } from "./bar.ts";
+import { type BarAction, createBar, type EditBar } from "./bar.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
-import {
-  type Labels,
-  type Language,
-  relative,
-  t,
-  useLabels,
-} from "./labels.ts";
-import { findMarkers, type Marker } from "./markers.ts";
-import { createModel, type Field } from "./model.ts";
+import { type Labels, type Language, t, useLabels } from "./labels.ts";
+import { fieldLabel, findMarkers, type Marker } from "./markers.ts";
+import { createModel, type Field, type Model } from "./model.ts";
 import { makePlain, plainEvents } from "./regions.ts";
-import type { ImageFieldTarget } from "./image_field.ts";
+import { type ImageRegions, imageRegions } from "./image_regions.ts";
 import type { RichTextController } from "./rich.ts";
 import { saveField } from "./save.ts";
+import { barStatus } from "./status.ts";
 
 /** Options of `mountCms`: page config overrides, save concurrency, labels. */
 export interface MountOptions extends Partial<CmsConfig> {
@@ -63,15 +58,47 @@ function emit(name: string, detail: unknown): void {
 const MARKS =
   `[data-cms-state]{outline-offset:3px}[data-cms-state=dirty],[data-cms-state=saving]{outline:2px dashed #d92!important}[data-cms-state=error]{outline:2px solid #f55!important}`;
 
-/** The `<img>` attributes an image field's value decides. */
-const IMAGE_ATTRS = ["src", "width", "height", "srcset", "sizes"];
-
 /** Marks a region with its field's state, or removes the marks. */
 function markRegion(el: HTMLElement, state?: string): void {
   if (state) el.setAttribute("data-cms-state", state);
   else el.removeAttribute("data-cms-state");
   if (state === "error") el.setAttribute("aria-invalid", "true");
   else el.removeAttribute("aria-invalid");
+}
+
+/** One mounted session: what its parts share. */
+interface Session {
+  kit: Kit;
+  cfg: CmsConfig;
+  model: Model;
+  list: PageField[];
+  bar: EditBar;
+  images: ImageRegions;
+  /** Run at unmount, last first. */
+  cleanups: (() => void)[];
+  alive: boolean;
+  /** Fields with an unpublished draft (draft mode). */
+  drafts: number;
+  /** Removes the unload guard (set while something is dirty). */
+  unguard?: () => void;
+  /** The field of the region focused last. */
+  focused?: PageField;
+  /** Asks for a bar render (once per task). */
+  render(): void;
+  unmount(): void;
+}
+
+/** The field of address `id` (a region's `data-cms-field`). */
+const fieldOf = (s: Session, id: string | null) =>
+  s.model.get(id ?? "") as PageField;
+
+/** The region an event target belongs to (targets may be inner elements). */
+function regionOf(s: Session, target: EventTarget | null) {
+  const el = (target as Element | null)?.closest?.("[data-cms-field]");
+  const f = el && fieldOf(s, el.getAttribute("data-cms-field"));
+  return f && f.els.includes(el as HTMLElement)
+    ? { el: el as HTMLElement, f }
+    : undefined;
 }
 
 /**
@@ -87,12 +114,84 @@ export function mount(
 ): CmsHandle | null {
   const found = findMarkers();
   if (!found.length) return null;
-  const { listen, sheet } = kit;
   useLabels(
     table ?? (typeof options.labels === "object" ? options.labels : {}),
   );
   const cfg = readConfig(options);
+  // The session is filled in below; the model calls back into it only
+  // after mount (paint at an edit, ask at a 409).
+  const s = {
+    kit,
+    cfg,
+    cleanups: [],
+    alive: true,
+    drafts: 0,
+  } as unknown as Session;
+  s.model = createSessionModel(s, found, options.concurrency);
+  s.list = s.model.fields as PageField[];
+  linkRegions(s, found);
+  s.bar = createBar(kit, cfg.editor, barActions(s));
+  s.render = renderer(s);
+  s.unmount = () => unmount(s);
+  s.images = imageRegions({
+    kit,
+    media: cfg.media,
+    alive: () => s.alive,
+    done(el, url) {
+      const f = fieldOf(s, el.getAttribute("data-cms-field"));
+      f.els.forEach((region) => s.images.show(region, url));
+      s.model.edit(f.id, url);
+    },
+    failed: (el, status, reason) =>
+      emit("cms:error", {
+        field: el.getAttribute("data-cms-field"),
+        status,
+        reason,
+        upload: true,
+      }),
+  });
+  // Draft mode: draft marks, Publish and Discard (a lazy chunk).
+  if (cfg.publish) {
+    import("./publish.ts").then((m) => {
+      if (s.alive) {
+        s.cleanups.push(m.attachPublish(kit, s.bar, {
+          endpoint: cfg.publish,
+          view: cfg.exit,
+          fields: s.list.map((f) => ({
+            id: f.id,
+            els: f.els,
+            label: fieldLabel(f.field, f.els[0]),
+          })),
+          drafts(n) {
+            s.drafts = n;
+            s.render();
+          },
+        }));
+      }
+    });
+    // Publish at…, scheduled marks and the schedules (a lazy chunk).
+    import("./schedule.ts").then((m) => {
+      if (s.alive) {
+        s.cleanups.push(
+          m.attachSchedule(kit, s.bar, cfg.publish, s.list, cfg.editor),
+        );
+      }
+    });
+  }
+  const rich = makeRegions(s);
+  s.cleanups.push(...regionListeners(s));
+  const ready = startEditors(s, rich);
+  renderBarNow(s);
+  const save = () => s.model.save();
+  return { fields: s.list.length, ready, save, unmount: s.unmount };
+}
 
+/** The model of the session: saves through the save endpoint. */
+function createSessionModel(
+  s: Session,
+  found: Marker[],
+  concurrency?: number,
+): Model {
   // The model keeps one field per address: the first marker becomes the
   // field (no copy, no second map: mount is on the hot path).
   const values = found.map(({ el, image, rich }) =>
@@ -102,44 +201,39 @@ export function mount(
       ? el.innerHTML.trim()
       : el.textContent ?? ""
   );
-  const model = createModel(found, values, {
+  return createModel(found, values, {
     async send(body) {
-      const r = await saveField(cfg.save, body);
+      const r = await saveField(s.cfg.save, body);
       if (!r.status) {
         r.text = t(navigator.onLine ? "unreachable" : "offlineReason");
       }
       return r;
     },
-    drafts: kit.drafts(),
-    concurrency: options.concurrency,
+    drafts: s.kit.drafts(),
+    concurrency,
     emit,
-    onChange: (f) => paint(f as PageField),
-    onConflict: (f) => void ask(f as PageField),
+    onChange: (f) => paint(s, f as PageField),
+    onConflict: (f) => void ask(s, f as PageField),
   });
-  const list = model.fields as PageField[];
-  const fieldOf = (id: string | null) => model.get(id ?? "") as PageField;
-  // Each field's regions, in page order.
+}
+
+/** Gives each field its regions, in page order. */
+function linkRegions(s: Session, found: Marker[]): void {
   for (const marker of found) {
-    const f = fieldOf(marker.id);
+    const f = fieldOf(s, marker.id);
     if (f === marker) f.els = [marker.el];
     else if (f.rich !== marker.rich || f.image !== marker.image) {
       console.warn("cms: duplicate marker of another kind", marker.el);
     } else f.els.push(marker.el);
   }
+}
 
-  const marks = sheet(MARKS);
-  const adopted = () => document.adoptedStyleSheets;
-  const cleanups: (() => void)[] = [
-    () => document.adoptedStyleSheets = adopted().filter((s) => s !== marks),
-  ];
-  let alive = true;
-  let unguard: (() => void) | undefined;
-  const guard = (e: Event) => e.preventDefault();
-
-  const actions: BarAction[] = [
+/** The edit bar's buttons. */
+function barActions(s: Session): BarAction[] {
+  return [
     {
       label: t("save"),
-      run: () => void model.save(),
+      run: () => void s.model.save(),
       icon: "save",
       primary: true,
       hint: t("saveHint"),
@@ -147,300 +241,231 @@ export function mount(
     },
     {
       label: t("settings"),
-      run: () => emit("cms:open-drawer", { editor: cfg.editor }),
+      run: () => emit("cms:open-drawer", { editor: s.cfg.editor }),
       icon: "settings",
     },
-    { label: t("history"), run: () => void showHistory() },
-    { label: t("done"), run: done, icon: "done" },
+    { label: t("history"), run: () => void showHistory(s) },
+    { label: t("done"), run: () => done(s), icon: "done" },
   ];
-  const bar = createBar(kit, cfg.editor, actions);
-  // Draft mode: draft marks, Publish and Discard (a lazy chunk).
-  if (cfg.publish) {
-    import("./publish.ts").then((m) => {
-      if (alive) cleanups.push(m.attachPublish(kit, bar, cfg.publish, list));
-    });
-    import("./schedule.ts").then((m) => {
-      if (alive) {
-        cleanups.push(
-          m.attachSchedule(kit, bar, cfg.publish, list, cfg.editor),
-        );
-      }
-    });
-  }
+}
 
-  /** Shows `f`'s value, version and state in each of its regions. */
-  function paint(f: PageField) {
-    const { value, version } = f;
-    f.els.forEach((el, i) => {
-      const editor = f.editors?.[i];
-      if (f.image) {
-        if (el.getAttribute("src") !== value) {
-          showImage(el, value === shown.get(el)?.src ? shown.get(el)! : value);
-        }
-      } else if (!f.rich) {
-        if (el.textContent !== value) el.textContent = value;
-      } else if (editor && editor.value !== value) editor.value = value;
-      if (version && el.dataset.cmsVersion !== version) {
-        el.dataset.cmsVersion = version;
-      }
-    });
-    const mark = f.saving
-      ? "saving"
-      : f.error
-      ? "error"
-      : value !== f.base
-      ? "dirty"
-      : "clean";
-    // The marks stylesheet is adopted at the first mark, not at mount: a
-    // document stylesheet makes the page recompute every style.
-    if (!adopted().includes(marks)) {
-      document.adoptedStyleSheets = [...adopted(), marks];
+/** Shows `f`'s value, version and state in each of its regions. */
+function paint(s: Session, f: PageField): void {
+  const { value, version } = f;
+  f.els.forEach((el, i) => {
+    const editor = f.editors?.[i];
+    if (f.image) {
+      if (el.getAttribute("src") !== value) s.images.show(el, value);
+    } else if (!f.rich) {
+      if (el.textContent !== value) el.textContent = value;
+    } else if (editor && editor.value !== value) editor.value = value;
+    if (version && el.dataset.cmsVersion !== version) {
+      el.dataset.cmsVersion = version;
     }
-    f.els.forEach((el) => markRegion(el, mark));
-    render();
+  });
+  const mark = f.saving
+    ? "saving"
+    : f.error
+    ? "error"
+    : value !== f.base
+    ? "dirty"
+    : "clean";
+  // The marks stylesheet is adopted at the first mark, not at mount: a
+  // document stylesheet makes the page recompute every style.
+  const marks = s.kit.sheet(MARKS);
+  if (!document.adoptedStyleSheets.includes(marks)) {
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, marks];
   }
+  f.els.forEach((el) => markRegion(el, mark));
+  s.render();
+}
 
-  // The bar shows the whole session: rendered once per task, however many
-  // fields changed in it (a save of 50 fields is not 50 renders).
+/**
+ * The bar shows the whole session: rendered once per task, however many
+ * fields changed in it (a save of 50 fields is not 50 renders).
+ */
+function renderer(s: Session): () => void {
   let queued = false;
-  function render() {
+  return () => {
     if (queued) return;
     queued = true;
     queueMicrotask(() => {
       queued = false;
-      if (alive) renderBar();
+      if (s.alive) renderBarNow(s);
     });
-  }
-  function renderBar() {
-    const { dirty, saving, failed, removed } = model.status();
-    const e = failed?.error;
-    const reason = e?.status === 409 ? t("changedElsewhere") : e?.reason ?? "";
-    const [state, text]: [BarState, string] = !navigator.onLine
-      ? ["offline", t("offline")]
-      : saving
-      ? ["saving", t("saving")]
-      : failed?.retryAt
-      ? ["error", t("retrying", { reason, when: relative(failed.retryAt) })]
-      : failed
-      ? ["error", t("notSaved", { reason })]
-      : dirty
-      ? ["unsaved", t("unsaved", { n: dirty })]
-      : ["clean", removed ? t("cleanRemoved", { n: removed }) : t("clean")];
-    bar.status(state, text);
-    // The unload guard exists only while something is dirty (bfcache stays
-    // usable, and registering it is not free).
-    if (dirty) unguard ??= listen(window, "beforeunload", guard);
-    else if (unguard) unguard = void unguard();
-  }
+  };
+}
 
-  async function ask(f: PageField) {
-    const choice = await bar.conflict(f.id, f.value, f.conflict!.stored);
-    if (alive) await model.resolve(f.id, choice);
-  }
+const guard = (e: Event) => e.preventDefault();
 
-  /** The history panel (a lazy chunk) of the last focused field. */
-  async function showHistory() {
-    const f = focused ?? list[0];
-    const { openHistory } = await import("./history.ts");
-    await openHistory(kit, cfg.history, {
-      id: f.id,
-      rich: f.rich,
-      restore: (value) => (model.edit(f.id, value), model.save()),
-    });
-  }
+/** Renders the bar's status now; guards unload while something is dirty. */
+function renderBarNow(s: Session): void {
+  const status = s.model.status();
+  s.bar.status(...barStatus(status, navigator.onLine, s.drafts));
+  // The unload guard exists only while something is dirty (bfcache stays
+  // usable, and registering it is not free).
+  if (status.dirty) s.unguard ??= s.kit.listen(window, "beforeunload", guard);
+  else if (s.unguard) s.unguard = void s.unguard();
+}
 
-  function done() {
-    if (model.status().dirty && !confirm(t("confirmDiscard"))) return;
-    model.dropDrafts();
-    unmount();
-    location.assign(cfg.exit);
-  }
+/** Asks the editor to settle `f`'s conflict. */
+async function ask(s: Session, f: PageField): Promise<void> {
+  const choice = await s.bar.conflict(
+    fieldLabel(f.field, f.els[0]),
+    f.value,
+    f.conflict!.stored,
+  );
+  if (s.alive) await s.model.resolve(f.id, choice);
+}
 
-  function unmount() {
-    if (!alive) return;
-    alive = false;
-    model.destroy();
-    unguard?.();
-    for (const fn of cleanups.splice(0).reverse()) fn();
-    closePanel?.();
-    for (const f of list) {
-      f.editors?.forEach((e) => e?.destroy());
-      f.els.forEach((el) => markRegion(el));
-    }
-    bar.destroy();
-  }
+/** The history panel (a lazy chunk) of the last focused field. */
+async function showHistory(s: Session): Promise<void> {
+  const f = s.focused ?? s.list[0];
+  const { openHistory } = await import("./history.ts");
+  await openHistory(s.kit, s.cfg.history, {
+    id: f.id,
+    label: fieldLabel(f.field, f.els[0]),
+    rich: f.rich,
+    restore: (value) => (s.model.edit(f.id, value), s.model.save()),
+  });
+}
 
-  // Image fields: the `<img>` is the region; the panel is a lazy chunk.
-  /** The attributes each image region had at mount (Esc brings them back). */
-  const shown = new Map<HTMLElement, Record<string, string>>();
-  /** The attributes of each image uploaded in this session, by URL. */
-  const uploaded = new Map<string, Record<string, string>>();
-  let closePanel: (() => void) | undefined;
-  const imageChunk = () => import("./image_field.ts");
-  function makeImage(el: HTMLImageElement) {
-    const before: Record<string, string | null> = {};
-    const kept: Record<string, string> = {};
-    for (const name of IMAGE_ATTRS) {
-      const v = el.getAttribute(name);
-      if (v !== null) kept[name] = v;
-    }
-    shown.set(el, kept);
-    const a11y = {
-      tabindex: "0",
-      role: "button",
-      "aria-label": t("changeImage"),
-    };
-    for (const [name, value] of Object.entries(a11y)) {
-      before[name] = el.getAttribute(name);
-      el.setAttribute(name, value);
-    }
-    return () => {
-      for (const [name, value] of Object.entries(before)) {
-        if (value === null) el.removeAttribute(name);
-        else el.setAttribute(name, value);
-      }
-    };
-  }
-  /**
-   * Shows `image` (attributes, or a URL whose size is unknown here, e.g. a
-   * restored draft) in the `<img>` region `el`.
-   */
-  function showImage(el: HTMLElement, image: Record<string, string> | string) {
-    const attrs = typeof image === "string"
-      ? uploaded.get(image) ?? { src: image }
-      : image;
-    for (const name of IMAGE_ATTRS) el.removeAttribute(name);
-    for (const [name, value] of Object.entries(attrs)) {
-      el.setAttribute(name, value);
-    }
-  }
-  function imageTarget(el: HTMLImageElement): ImageFieldTarget {
-    const f = regionField(el);
-    return {
-      el,
-      media: cfg.media,
-      done(url, attrs) {
-        uploaded.set(url, { src: url, ...attrs });
-        f.els.forEach((region) => showImage(region, url));
-        model.edit(f.id, url);
-      },
-      failed: (status, reason) =>
-        emit("cms:error", { field: f.id, status, reason, upload: true }),
-    };
-  }
-  async function imagePanel(el: HTMLImageElement) {
-    const m = await imageChunk();
-    if (alive) closePanel = m.openImageField(kit, imageTarget(el));
-  }
+/** Done: leaves edit mode (after a confirm when something is unsaved). */
+function done(s: Session): void {
+  if (s.model.status().dirty && !confirm(t("confirmDiscard"))) return;
+  s.model.dropDrafts();
+  s.unmount();
+  location.assign(s.cfg.exit);
+}
 
-  // Regions: one set of delegated listeners for all plain regions.
+/** Restores the page and removes everything the session added. */
+function unmount(s: Session): void {
+  if (!s.alive) return;
+  s.alive = false;
+  s.model.destroy();
+  s.unguard = void s.unguard?.();
+  for (const fn of s.cleanups.splice(0).reverse()) fn();
+  const marks = s.kit.sheet(MARKS);
+  document.adoptedStyleSheets = document.adoptedStyleSheets.filter((x) =>
+    x !== marks
+  );
+  s.images.close();
+  for (const f of s.list) {
+    f.editors?.forEach((e) => e?.destroy());
+    f.els.forEach((el) => markRegion(el));
+  }
+  s.bar.destroy();
+}
+
+/**
+ * Makes the plain regions editable and the image regions buttons; returns
+ * the rich regions (their editors are a lazy chunk).
+ */
+function makeRegions(s: Session): [PageField, number][] {
   const rich: [PageField, number][] = [];
   const plain: HTMLElement[] = [];
-  let focused: PageField | undefined;
-  /** The field of a region (looked up at events, not stored at mount). */
-  const regionField = (el: Element) =>
-    fieldOf(el.getAttribute("data-cms-field"));
-  /** The region an event target belongs to (targets may be inner elements). */
-  const regionOf = (target: EventTarget | null) => {
-    const el = (target as Element | null)?.closest?.("[data-cms-field]");
-    const f = el && regionField(el);
-    return f && f.els.includes(el as HTMLElement)
-      ? el as HTMLElement
-      : undefined;
-  };
-  for (const f of list) {
+  for (const f of s.list) {
     const { els } = f;
     for (let i = 0; i < els.length; i++) {
       if (f.rich) rich.push([f, i]);
-      else if (f.image) cleanups.push(makeImage(els[i] as HTMLImageElement));
-      else plain.push(els[i]);
+      else if (f.image) {
+        s.cleanups.push(s.images.add(els[i] as HTMLImageElement));
+      } else plain.push(els[i]);
     }
   }
-  cleanups.push(makePlain(plain));
-  cleanups.push(
+  s.cleanups.push(makePlain(plain));
+  return rich;
+}
+
+/** One set of delegated listeners for all regions; returns the removers. */
+function regionListeners(s: Session): (() => void)[] {
+  const { kit: { listen }, model } = s;
+  const image = (target: EventTarget | null) => {
+    const r = regionOf(s, target);
+    return r?.f.image ? r.el as HTMLImageElement : undefined;
+  };
+  return [
     ...plainEvents(
-      kit,
+      s.kit,
       (target) => {
-        const el = regionOf(target);
-        const f = el && regionField(el);
-        return f && !f.rich && !f.image ? el : undefined;
+        const r = regionOf(s, target);
+        return r && !r.f.rich && !r.f.image ? r.el : undefined;
       },
-      (el) => model.edit(regionField(el).id, el.textContent ?? ""),
+      (el) =>
+        model.edit(fieldOf(s, el.dataset.cmsField!).id, el.textContent ?? ""),
     ),
-    listen<KeyboardEvent>(document, "keydown", (k) => {
-      const el = regionOf(k.target);
-      if ((k.ctrlKey || k.metaKey) && k.key.toLowerCase() === "s") {
-        k.preventDefault();
-        void model.save();
-      } else if (k.key === "Escape" && el && !k.isComposing) {
-        model.revert(regionField(el).id);
-      } else if (
-        (k.key === "Enter" || k.key === " ") && el && regionField(el).image
-      ) {
-        k.preventDefault();
-        void imagePanel(el as HTMLImageElement);
-      }
-    }, true),
+    listen<KeyboardEvent>(document, "keydown", (k) => onKey(s, k), true),
     listen<MouseEvent>(document, "click", (e) => {
-      const el = regionOf(e.target);
-      if (el && regionField(el).image) {
-        e.preventDefault();
-        void imagePanel(el as HTMLImageElement);
-      }
+      const el = image(e.target);
+      if (!el) return;
+      e.preventDefault();
+      void s.images.open(el);
     }),
     listen<DragEvent>(document, "dragover", (e) => {
-      const el = regionOf(e.target);
-      if (
-        el && regionField(el).image && e.dataTransfer?.types.includes("Files")
-      ) {
+      if (image(e.target) && e.dataTransfer?.types.includes("Files")) {
         e.preventDefault();
         e.dataTransfer.dropEffect = "copy";
       }
     }),
     listen<DragEvent>(document, "drop", (e) => {
-      const el = regionOf(e.target);
+      const el = image(e.target);
       const file = e.dataTransfer?.files[0];
-      if (!el || !regionField(el).image || !file) return;
+      if (!el || !file) return;
       e.preventDefault();
-      void imageChunk().then((m) =>
-        m.replaceImage(imageTarget(el as HTMLImageElement), file)
-      );
+      void s.images.drop(el, file);
     }),
     listen(window, "online", () => {
-      render();
+      s.render();
       model.retryNow();
     }),
-    listen(window, "offline", render),
+    listen(window, "offline", s.render),
     listen(document, "focusin", (e) => {
-      const el = regionOf(e.target);
-      if (el) focused = regionField(el);
+      const r = regionOf(s, e.target);
+      if (r) s.focused = r.f;
     }),
-  );
+  ];
+}
 
-  const ready = (async () => {
-    if (rich.length) {
-      const { attachRich } = await import("./rich.ts");
-      if (!alive) return;
-      for (const [f, i] of rich) {
-        (f.editors ??= [])[i] = attachRich(kit, f.els[i], {
-          media: cfg.media,
-          mediaBase: cfg.mediaBase || undefined,
-          label: f.field,
-          onChange: (value) => model.edit(f.id, value),
-          onError: (status, reason) =>
-            emit("cms:error", { field: f.id, status, reason, upload: true }),
-        });
-      }
-    }
-    const restored = model.restoreDrafts();
-    if (restored[0]) {
-      bar.notice(
-        t("restored", { n: restored.length }),
-        () => restored.forEach((f) => model.revert(f.id)),
-      );
-    }
-  })();
+/** Ctrl/Cmd+S saves; Esc in a region reverts it; Enter/Space on an image
+ * opens its panel. */
+function onKey(s: Session, k: KeyboardEvent): void {
+  const r = regionOf(s, k.target);
+  if ((k.ctrlKey || k.metaKey) && k.key.toLowerCase() === "s") {
+    k.preventDefault();
+    void s.model.save();
+  } else if (k.key === "Escape" && r && !k.isComposing) {
+    s.model.revert(r.f.id);
+  } else if ((k.key === "Enter" || k.key === " ") && r?.f.image) {
+    k.preventDefault();
+    void s.images.open(r.el as HTMLImageElement);
+  }
+}
 
-  renderBar();
-  return { fields: list.length, ready, save: () => model.save(), unmount };
+/** Loads the rich editors (a lazy chunk), then restores stored drafts. */
+async function startEditors(
+  s: Session,
+  rich: [PageField, number][],
+): Promise<void> {
+  const { cfg, model } = s;
+  if (rich.length) {
+    const { attachRich } = await import("./rich.ts");
+    if (!s.alive) return;
+    for (const [f, i] of rich) {
+      (f.editors ??= [])[i] = attachRich(s.kit, f.els[i], {
+        media: cfg.media,
+        mediaBase: cfg.mediaBase || undefined,
+        label: f.field,
+        onChange: (value) => model.edit(f.id, value),
+        onError: (status, reason) =>
+          emit("cms:error", { field: f.id, status, reason, upload: true }),
+      });
+    }
+  }
+  const restored = model.restoreDrafts();
+  if (restored[0]) {
+    s.bar.toast(t("restored", { n: restored.length }), [{
+      label: t("discard"),
+      run: () => restored.forEach((f) => model.revert(f.id)),
+    }]);
+  }
 }

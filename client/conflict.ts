@@ -32,7 +32,7 @@ export function askConflict(
       h("section", {}, h("h3", {}, name), h("pre", {}, value));
     const dialog = h(
       "dialog",
-      { "aria-label": title },
+      { class: "k", "aria-label": title },
       h("h2", {}, title),
       h(
         "div",
@@ -42,7 +42,7 @@ export function askConflict(
       ),
       h(
         "div",
-        { class: "r" },
+        { class: "a" },
         button({
           label: t("keepMine"),
           run: () => choose("mine"),

@@ -41,16 +41,17 @@ export function sheet(css: string): CSSStyleSheet {
 }
 
 /**
- * Creates `<tag>` with an open shadow root styled by `css`. Host page CSS
- * stays out; ours stays in.
+ * Creates `<tag>` with an open shadow root styled by `css` (the shared theme
+ * first, then the surface's own rules). Host page CSS stays out; ours stays
+ * in.
  */
 export function isolate(
   tag: string,
-  css: string,
+  ...css: string[]
 ): { host: HTMLElement; root: ShadowRoot } {
   const host = document.createElement(tag);
   const root = host.attachShadow({ mode: "open" });
-  root.adoptedStyleSheets = [sheet(css)];
+  root.adoptedStyleSheets = css.map(sheet);
   return { host, root };
 }
 

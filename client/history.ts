@@ -1,8 +1,12 @@
 /**
  * The history panel (a lazy chunk): the revisions of one field, newest
- * first, each with when (Intl), who, its size and a preview of its value,
- * and Restore. A modal `<dialog>` in its own shadow root: Tab moves between
- * the Restore buttons, Escape closes, focus returns where it was.
+ * first, each with when (Intl), who, its size in characters (plain) or
+ * words (rich) and a preview; the newest carries a "Current" badge. Restore
+ * on an older one first shows what it would change: a word-level diff of
+ * the current value against that revision (removed words struck through,
+ * inserted ones underlined), then "Restore this version" or Back. A modal
+ * `<dialog>` in its own shadow root: Tab moves between buttons, Escape
+ * closes, focus returns where it was.
  *
  * Restore puts the revision's value in the field and saves it through the
  * session's normal save (allowlist, sanitizer, conflict check on the
@@ -12,8 +16,10 @@
  * @module
  */
 
+import { diffWords } from "./diff.ts";
 import type { Kit } from "./dom.ts";
-import { dateTime, labels, t } from "./labels.ts";
+import { dateTime, t } from "./labels.ts";
+import { THEME } from "./theme.ts";
 
 /** One entry of `GET /api/cms/history?field=…`. */
 interface Entry {
@@ -27,24 +33,43 @@ interface Entry {
 export interface HistoryTarget {
   /** The field's address, e.g. `pages:home:title`. */
   id: string;
-  /** Whether its value is HTML (previewed as text). */
+  /** The field's name for people (its declared label), e.g. "Title". */
+  label: string;
+  /** Whether its value is HTML (previewed and compared as text). */
   rich: boolean;
   /** Puts `value` in the field and saves it. */
   restore(value: string): Promise<void>;
 }
 
-const CSS = `:host{all:initial!important}
-dialog{font:13px/1.4 system-ui,sans-serif;color:#f6f8fa;background:#222;border:0;border-radius:12px;padding:12px;width:min(36em,calc(100vw - 48px))}
-ol{list-style:none;margin:8px 0;padding:0;max-height:60vh;overflow:auto}
-li{display:flex;gap:8px;align-items:center;padding:6px 0;border-top:1px solid #444}
-div{flex:1;min-width:0}
-p{margin:2px 0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:#bbb}
-button{all:unset;padding:6px 10px;border-radius:8px;background:#444;cursor:pointer}
-button:hover,button:focus-visible{outline:2px solid #58f}
-@media(forced-colors:active){dialog,button{border:1px solid}dialog,p{color:CanvasText;background:Canvas}button{color:ButtonText;background:ButtonFace}}`;
+const CSS = `dialog.k{width:38em}
+ol{list-style:none;margin:0 0 var(--sp);padding:0;max-height:55vh;overflow:auto}
+li{display:flex;gap:var(--sp);align-items:center;padding:var(--sp) 0;border-top:1px solid var(--bg2)}
+li>div{flex:1;min-width:0}
+.t{padding:1px 8px;border-radius:9px;background:var(--bg2);border:1px solid var(--bd);font-size:12px;font-weight:600}
+li p{margin:2px 0 0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.df{white-space:pre-wrap;overflow-wrap:anywhere;max-height:45vh;overflow:auto;padding:var(--sp);border:1px solid var(--bd);margin:0 0 var(--sp)}
+ins{text-decoration:underline 2px var(--ok)}
+del{text-decoration:line-through 2px var(--er)}
+@media(forced-colors:active){ins,del{border:1px solid}}`;
 
 /** How many revisions the panel lists. */
 const LIMIT = 20;
+
+/** The text of a value: rich values as their text content. */
+const textOf = (value: string, rich: boolean) =>
+  rich
+    ? new DOMParser().parseFromString(
+      // Blocks read as separate words.
+      value.replace(/<\/(p|h\d|li|blockquote|pre)>/g, "$&\n"),
+      "text/html",
+    ).body.textContent?.trim() ?? ""
+    : value;
+
+/** The size people read: characters (plain) or words (rich). */
+const sizeOf = (text: string, rich: boolean) =>
+  rich
+    ? t("words", { n: text.split(/\s+/).filter(Boolean).length })
+    : t("characters", { n: [...text].length });
 
 /**
  * Opens the history panel of `target` (fetching from `url`, the history
@@ -55,6 +80,7 @@ const LIMIT = 20;
  * const { openHistory } = await import("./history.ts");
  * await openHistory(kit, "/api/cms/history", {
  *   id: "pages:home:title",
+ *   label: "Title",
  *   rich: false,
  *   restore: async (value) => console.log(value),
  * });
@@ -66,25 +92,20 @@ export async function openHistory(
   target: HistoryTarget,
 ): Promise<void> {
   const { h } = kit;
-  const get = async (query: Record<string, string>) => {
-    const res = await fetch(
-      `${url}?${new URLSearchParams({ field: target.id, ...query })}`,
-    );
-    if (!res.ok) throw new Error(await res.text() || `HTTP ${res.status}`);
-    return await res.json();
-  };
-  const { host, root } = kit.isolate("cms-history", CSS);
+  const { host, root } = kit.isolate("cms-history", THEME, CSS);
   const back = document.activeElement as HTMLElement | null;
+  const title = t("historyOf", { field: target.label });
   const list = h("ol");
-  const state = h("p", { role: "status" }, t("loading"));
+  const state = h("p", { class: "m", role: "status" }, t("loading"));
   const close = h("button", {}, t("close"));
+  const body = h("div", {}, list);
   const dialog = h(
     "dialog",
-    { "aria-label": t("historyOf", { field: target.id }) },
-    h("strong", {}, t("historyOf", { field: target.id })),
+    { class: "k", "aria-label": title },
+    h("h2", {}, title),
     state,
-    list,
-    close,
+    body,
+    h("div", { class: "a" }, close),
   );
   root.append(dialog);
   document.body.append(host);
@@ -97,56 +118,11 @@ export async function openHistory(
   });
   close.onclick = () => dialog.close();
   dialog.showModal();
-
-  const size = new Intl.NumberFormat(labels.lang, {
-    style: "unit",
-    unit: "byte",
-    unitDisplay: "narrow",
-  });
   try {
-    const { revisions } = await get({ limit: String(LIMIT) }) as {
-      revisions: Entry[];
-    };
-    const values = await Promise.all(
-      revisions.map((r) => get({ revision: r.id }).then((b) => b.value)),
-    );
-    state.textContent = revisions.length ? "" : t("noHistory");
-    revisions.forEach((rev, i) => {
-      const value = String(values[i]);
-      const text = target.rich
-        ? new DOMParser().parseFromString(value, "text/html").body
-          .textContent ?? ""
-        : value;
-      const restore = h("button", {}, t(i ? "restore" : "current"));
-      restore.setAttribute(
-        "aria-label",
-        i ? t("restoreAt", { when: dateTime(new Date(rev.at)) }) : t("current"),
-      );
-      if (i) {
-        restore.onclick = async () => {
-          state.textContent = t("restoring");
-          await target.restore(value);
-          dialog.close();
-        };
-      } else restore.setAttribute("aria-disabled", "true");
-      list.append(h(
-        "li",
-        {},
-        h(
-          "div",
-          {},
-          h(
-            "span",
-            {},
-            `${dateTime(new Date(rev.at))} · ${
-              rev.editor ?? t("beforeHistory")
-            } · ${size.format(rev.bytes)}`,
-          ),
-          h("p", { title: text }, text.slice(0, 200) || t("empty")),
-        ),
-        restore,
-      ));
-    });
+    const rows = await load(url, target);
+    state.textContent = rows.length ? "" : t("noHistory");
+    const view = { kit, target, dialog, body, list, state, rows, close };
+    rows.forEach((_, i) => list.append(row(view, i)));
     (list.querySelector("li:nth-child(2) button") as HTMLElement | null ??
       close).focus();
   } catch (err) {
@@ -155,4 +131,97 @@ export async function openHistory(
     });
   }
   return closed;
+}
+
+/** The revisions with their values, newest first. */
+async function load(
+  url: string,
+  target: HistoryTarget,
+): Promise<{ rev: Entry; value: string }[]> {
+  const get = async (query: Record<string, string>) => {
+    const res = await fetch(
+      `${url}?${new URLSearchParams({ field: target.id, ...query })}`,
+    );
+    if (!res.ok) throw new Error(await res.text() || `HTTP ${res.status}`);
+    return await res.json();
+  };
+  const { revisions } = await get({ limit: String(LIMIT) }) as {
+    revisions: Entry[];
+  };
+  const values = await Promise.all(
+    revisions.map((r) => get({ revision: r.id }).then((b) => b.value)),
+  );
+  return revisions.map((rev, i) => ({ rev, value: String(values[i]) }));
+}
+
+/** What the rows and the compare view share. */
+interface View {
+  kit: Kit;
+  target: HistoryTarget;
+  dialog: HTMLDialogElement;
+  body: HTMLElement;
+  list: HTMLElement;
+  state: HTMLElement;
+  /** The list's Close button (hidden while comparing: Back is there). */
+  close: HTMLElement;
+  rows: { rev: Entry; value: string }[];
+}
+
+/** Row `i`: meta line, preview, and the Current badge or Restore. */
+function row(v: View, i: number): HTMLElement {
+  const { kit: { h }, target: { rich }, rows } = v;
+  const { rev, value } = rows[i];
+  const text = textOf(value, rich);
+  const when = dateTime(new Date(rev.at));
+  const meta = `${when} · ${rev.editor ?? t("beforeHistory")} · ${
+    sizeOf(text, rich)
+  }`;
+  const end = i
+    ? h("button", { "aria-label": t("restoreAt", { when }) }, t("restore"))
+    : h("span", { class: "t" }, t("current"));
+  end.onclick = i ? () => compare(v, i) : null;
+  return h(
+    "li",
+    {},
+    h(
+      "div",
+      {},
+      h("span", { class: "m" }, meta),
+      h("p", { title: text }, text.slice(0, 200) || t("empty")),
+    ),
+    end,
+  );
+}
+
+/** Shows what restoring revision `i` changes, with confirm and Back. */
+function compare(v: View, i: number): void {
+  const { kit: { h }, target, rows, body, list, state, close } = v;
+  const { rev, value } = rows[i];
+  const when = dateTime(new Date(rev.at));
+  const diff = h("p", { class: "df" });
+  for (
+    const [op, text] of diffWords(
+      textOf(rows[0].value, target.rich),
+      textOf(value, target.rich),
+    )
+  ) diff.append(op ? h(op > 0 ? "ins" : "del", {}, text) : text);
+  const restore = h("button", { class: "p" }, t("restoreThis"));
+  const cancel = h("button", {}, t("back"));
+  restore.onclick = async () => {
+    state.textContent = t("restoring");
+    await target.restore(value);
+    v.dialog.close();
+  };
+  cancel.onclick = () => {
+    body.replaceChildren(list);
+    close.hidden = false;
+    (list.children[i]?.querySelector("button") as HTMLElement)?.focus();
+  };
+  close.hidden = true;
+  body.replaceChildren(
+    h("p", {}, t("restorePreview", { when })),
+    diff,
+    h("div", { class: "a" }, cancel, restore),
+  );
+  restore.focus();
 }

@@ -18,7 +18,10 @@ export type IconName =
   | "save"
   | "settings"
   | "done"
-  | "close";
+  | "close"
+  | "code"
+  | "quote"
+  | "keys";
 
 const PATHS: Record<IconName, string> = {
   bold: "M7 5h6a3.5 3.5 0 0 1 0 7H7zm0 7h7a3.5 3.5 0 0 1 0 7H7z",
@@ -35,6 +38,9 @@ const PATHS: Record<IconName, string> = {
   settings: "M4 6h9m4 0h3M4 12h3m4 0h9M4 18h11m4 0h1M13 4v4M7 10v4M15 16v4",
   done: "M5 12l5 5L19 7",
   close: "M6 6l12 12M18 6 6 18",
+  code: "M8 7l-5 5 5 5M16 7l5 5-5 5",
+  quote: "M6 7h4v4l-2 6M14 7h4v4l-2 6",
+  keys: "M3 6h18v12H3zM7 10h0M11 10h0M15 10h0M7 14h10",
 };
 
 const parsed = new Map<IconName, SVGSVGElement>();

@@ -11,6 +11,7 @@
 
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
+import { THEME } from "./theme.ts";
 import { imageAttrs, type UploadFailure, uploadImage } from "./upload.ts";
 
 /** What the panel and uploads of one image field need from the session. */
@@ -25,12 +26,8 @@ export interface ImageFieldTarget {
   failed(status: number, reason: string): void;
 }
 
-const CSS = `:host{all:initial!important}
-form{position:fixed;z-index:2147483001;display:flex;flex-wrap:wrap;align-items:center;gap:6px;max-width:min(24em,calc(100vw - 16px));box-sizing:border-box;font:13px/1.3 system-ui,sans-serif;color:#f6f8fa;background:#222;border-radius:10px;padding:6px}
-button{all:unset;padding:6px 10px;border-radius:8px;background:#444;cursor:pointer}
-button:hover,button:focus-visible{outline:2px solid #58f}
-p{margin:0 4px;flex:1 1 100%}
-@media(forced-colors:active){form,button{border:1px solid;color:CanvasText;background:Canvas}}`;
+const CSS =
+  `form{position:fixed;z-index:2147483001;width:min(22em,calc(100vw - 16px))}`;
 
 let panel: (() => void) | undefined;
 
@@ -84,25 +81,25 @@ export async function replaceImage(
 export function openImageField(kit: Kit, target: ImageFieldTarget): () => void {
   panel?.();
   const { h, isolate } = kit;
-  const { host, root } = isolate("cms-image-field", CSS);
-  const status = h("p", { role: "status" }, t("dropImage"));
+  const { host, root } = isolate("cms-image-field", THEME, CSS);
+  const status = h("p", { class: "m", role: "status" }, t("dropImage"));
   const file = h("input", { type: "file", accept: "image/*", hidden: "" });
-  const replace = h("button", {}, t("replace"));
+  const replace = h("button", { class: "p" }, t("replace"));
   const library = h("button", { type: "button" }, t("fromLibrary"));
   const cancel = h("button", {}, t("cancel"));
   const form = h(
     "form",
-    { role: "group", "aria-label": t("changeImage") },
-    replace,
-    library,
-    cancel,
+    { class: "k", role: "group", "aria-label": t("changeImage") },
     status,
+    h("div", { class: "a" }, replace, library, cancel),
     file,
   );
   root.append(form);
   const r = target.el.getBoundingClientRect();
-  form.style.left = `${Math.max(8, Math.min(r.left, innerWidth - 280))}px`;
-  form.style.top = `${Math.max(8, Math.min(r.bottom + 6, innerHeight - 90))}px`;
+  form.style.left = `${Math.max(8, Math.min(r.left, innerWidth - 310))}px`;
+  form.style.top = `${
+    Math.max(8, Math.min(r.bottom + 6, innerHeight - 130))
+  }px`;
   document.body.append(host);
   const close = () => {
     if (!host.isConnected) return;

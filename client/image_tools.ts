@@ -43,22 +43,23 @@ export function askAlt(
   const button = (label: keyof Labels, type = "button") =>
     h("button", { type }, t(label));
   const cancel = button("cancel");
+  const ok = button(image instanceof File ? "insert" : "ok", "submit");
+  ok.className = "p";
   const form = h(
     "form",
     { method: "dialog" },
     h("h2", { id: `${id}l` }, t("altTitle")),
     h("img", { src: preview, alt: "" }),
-    h("p", { id: `${id}h` }, t("altHelp")),
-    h("label", { for: `${id}t` }, t("altText")),
-    " ",
-    text,
-    h("p", {}, h("label", {}, decorative, ` ${t("decorative")}`)),
+    h("p", { class: "m", id: `${id}h` }, t("altHelp")),
+    h("label", { for: `${id}t` }, t("altText"), text),
+    h("label", { class: "c" }, decorative, t("decorative")),
     error,
-    button(image instanceof File ? "insert" : "ok", "submit"),
-    " ",
-    cancel,
+    h("div", { class: "a" }, ok, cancel),
   );
-  const dialog = h("dialog", { "aria-labelledby": `${id}l` }, form);
+  const dialog = h("dialog", {
+    class: "k",
+    "aria-labelledby": `${id}l`,
+  }, form);
   root.append(dialog);
   const sync = () => text.disabled = decorative.checked;
   decorative.onchange = sync;
@@ -126,7 +127,7 @@ export function openImageTools(
   };
   const panel = h(
     "form",
-    { role: "group", "aria-label": t("imageTools") },
+    { class: "k a", role: "group", "aria-label": t("imageTools") },
     button("replace", async () => {
       const file = await editor.pick();
       if (!file) return;

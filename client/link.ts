@@ -17,6 +17,33 @@ const BARE_HOST = /^[a-z\d-]+(\.[a-z\d-]+)+(?::\d+)?(?:[/?#]|$)/i;
 let ids = 0;
 
 /**
+ * Sets `link`'s address, target and text; a new link (`range` given)
+ * replaces the selection, or goes at the region's end.
+ */
+function writeLink(
+  { el }: RichEditor,
+  link: HTMLAnchorElement,
+  range: Range | false | undefined,
+  url: string,
+  label: string,
+  newTab: boolean,
+): void {
+  link.setAttribute("href", url);
+  if (newTab) link.setAttribute("target", "_blank");
+  else link.removeAttribute("target");
+  if (link.textContent !== label) link.textContent = label;
+  if (range === false) return;
+  if (range && el.contains(range.startContainer)) {
+    range.deleteContents();
+    range.insertNode(link);
+    range.setStartAfter(link);
+    range.collapse(true);
+    getSelection()?.removeAllRanges();
+    getSelection()?.addRange(range);
+  } else el.append(link);
+}
+
+/**
  * Opens the link panel for the editor's current selection: Ctrl/Cmd+K, the
  * toolbar's Link button, or a click on a link.
  *
@@ -41,7 +68,7 @@ export function openLink(editor: RichEditor): void {
     h(
       "label",
       {},
-      `${t(name)} `,
+      t(name),
       h("input", {
         type: "text",
         name,
@@ -56,19 +83,19 @@ export function openLink(editor: RichEditor): void {
   const error = h("span", { class: "e", id, role: "alert" });
   const button = (label: keyof Labels, type = "button") =>
     h("button", { type }, t(label));
+  const apply = button("apply", "submit");
+  apply.className = "p";
   const remove = button("remove");
   const cancel = button("cancel");
   remove.hidden = !a;
   const form = h(
     "form",
-    { role: "group", "aria-label": t("link") },
+    { class: "k", role: "group", "aria-label": t("link") },
     href,
     text,
-    h("label", {}, tab, ` ${t("newTab")}`),
+    h("label", { class: "c" }, tab, t("newTab")),
     error,
-    button("apply", "submit"),
-    remove,
-    cancel,
+    h("div", { class: "a" }, apply, remove, cancel),
   );
   const input = (label: HTMLElement) => label.lastChild as HTMLInputElement;
   const close = () => editor.close();
@@ -87,23 +114,9 @@ export function openLink(editor: RichEditor): void {
     if (problem) return input(href).focus();
     const label = input(text).value || url;
     close();
-    editor.change(() => {
-      const link = a ?? h("a", {});
-      link.setAttribute("href", url);
-      if (tab.checked) link.setAttribute("target", "_blank");
-      else link.removeAttribute("target");
-      if (link.textContent !== label) link.textContent = label;
-      if (a) return;
-      // A new link replaces the selection (its text is the link's text).
-      if (range && el.contains(range.startContainer)) {
-        range.deleteContents();
-        range.insertNode(link);
-        range.setStartAfter(link);
-        range.collapse(true);
-        getSelection()?.removeAllRanges();
-        getSelection()?.addRange(range);
-      } else el.append(link);
-    });
+    editor.change(() =>
+      writeLink(editor, a ?? h("a", {}), !a && range, url, label, tab.checked)
+    );
   };
   remove.onclick = () => {
     close();

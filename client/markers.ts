@@ -88,3 +88,23 @@ export function findMarkers(): Marker[] {
   }
   return out;
 }
+
+/**
+ * The name people read for a field: the region's `data-cms-label` (the
+ * declared `label`, rendered by the host), else its field name in words
+ * ("heroTitle" → "Hero title"); a list item adds its number from 1
+ * ("features.2" → "Features 3").
+ *
+ * @example
+ * ```ts ignore
+ * fieldLabel("features.2"); // "Features 3"
+ * ```
+ */
+export function fieldLabel(field: string, el?: HTMLElement): string {
+  const [name, item] = field.split(".");
+  const words = name.replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ").toLowerCase();
+  const text = el?.getAttribute("data-cms-label") ||
+    words.charAt(0).toUpperCase() + words.slice(1);
+  return item === undefined ? text : `${text} ${Number(item) + 1}`;
+}

@@ -14,6 +14,7 @@
 import type { MediaLibraryItem, MediaLibraryPage } from "../core/wire.ts";
 import type { Kit } from "./dom.ts";
 import { labels } from "./labels.ts";
+import { THEME } from "./theme.ts";
 import { imageAttrs } from "./upload.ts";
 
 /** This chunk's labels (English; German when the UI is German). */
@@ -169,19 +170,14 @@ export interface LibraryChoice {
   attrs: Record<string, string>;
 }
 
-const CSS = `:host{all:initial!important}
-dialog{font:13px/1.3 system-ui,sans-serif;color:#f6f8fa;background:#222;border:0;border-radius:12px;padding:12px;width:min(36em,calc(100vw - 32px))}
-dialog::backdrop{background:#0006}
-h2{font-size:15px;margin:0 0 8px}
-input{box-sizing:border-box;width:100%;font:inherit;padding:6px;border-radius:6px;border:1px solid #777;background:#111;color:inherit}
-ul{list-style:none;margin:8px 0;padding:0;max-height:50vh;overflow:auto}
-li{display:flex;gap:8px;align-items:center;padding:4px;border-radius:6px;cursor:pointer}
-li[aria-selected=true]{outline:2px solid #58f;background:#333}
-img{width:64px;height:48px;object-fit:cover;background:#444;border-radius:4px}
-small{display:block;color:#bbb}
-button{font:inherit;padding:6px 10px;border-radius:8px;border:0;background:#444;color:inherit;cursor:pointer}
-button:focus-visible,ul:focus-visible{outline:2px solid #58f}
-@media(forced-colors:active){dialog,button,input{border:1px solid;color:CanvasText;background:Canvas}small{color:inherit}li[aria-selected=true]{outline-color:Highlight}}`;
+const CSS = `dialog{width:min(36em,calc(100vw - 32px))}
+input[type=search]{all:unset;box-sizing:border-box;width:100%;min-height:30px;padding:4px 8px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg);font:var(--f)}
+ul{list-style:none;margin:var(--sp) 0;padding:0;max-height:50vh;overflow:auto}
+li{display:flex;gap:var(--sp);align-items:center;padding:4px;border-radius:var(--r2);cursor:pointer}
+li[aria-selected=true]{outline:2px solid var(--a);outline-offset:-2px;background:var(--bg2)}
+img{flex:none;width:64px;height:48px;object-fit:cover;background:var(--bg2);border-radius:4px}
+small{display:block;color:var(--mu)}
+@media(forced-colors:active){input[type=search]{border:1px solid CanvasText}li[aria-selected=true]{outline-color:Highlight}small{color:inherit}}`;
 
 let ids = 0;
 
@@ -202,7 +198,7 @@ export function openLibrary(
   const { h, isolate } = kit;
   const model = new LibraryModel();
   const id = `cms-lib-${++ids}`;
-  const { host, root } = isolate("cms-media-library", CSS);
+  const { host, root } = isolate("cms-media-library", THEME, CSS);
   const search = h("input", {
     type: "search",
     "aria-label": libraryLabel("search"),
@@ -215,9 +211,13 @@ export function openLibrary(
     tabindex: "0",
     "aria-label": libraryLabel("results"),
   });
-  const status = h("p", { role: "status" });
+  const status = h("p", { class: "m", role: "status" });
   const more = h("button", { type: "button" }, libraryLabel("more"));
-  const choose = h("button", { type: "submit" }, libraryLabel("choose"));
+  const choose = h(
+    "button",
+    { type: "submit", class: "p" },
+    libraryLabel("choose"),
+  );
   const cancel = h("button", { type: "button" }, libraryLabel("cancel"));
   const form = h(
     "form",
@@ -226,13 +226,13 @@ export function openLibrary(
     search,
     list,
     status,
-    more,
-    " ",
-    choose,
-    " ",
-    cancel,
+    h("div", { class: "a" }, more, cancel, choose),
   );
-  const dialog = h("dialog", { "aria-labelledby": `${id}h` }, form);
+  const dialog = h(
+    "dialog",
+    { class: "k", "aria-labelledby": `${id}h` },
+    form,
+  );
   root.append(dialog);
   document.body.append(host);
 

@@ -1,8 +1,10 @@
 /**
  * Publish mode `draft` in the editor (a lazy chunk, loaded when the page
  * config names a `publish` endpoint): marks the regions of fields with an
- * unpublished draft, and gives the edit bar Publish (with the count) and
- * Discard. Publish sends this page's drafted fields with the versions the
+ * unpublished draft, tells the session how many there are (the bar reads
+ * "N unpublished changes"), and gives the edit bar Publish (the primary
+ * button while drafts exist, with the count) and Discard. After a publish a
+ * toast names what went live and offers "View as visitor". Publish sends this page's drafted fields with the versions the
  * editor sees, so a draft someone else changed is a 409, never published
  * over.
  *
@@ -13,36 +15,47 @@ import type { EditBar } from "./bar.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
 
-/** A field of the page: its address and regions. */
+/** A field of the page: its address, regions and name. */
 export interface PublishField {
   /** The address, e.g. `pages:home:title`. */
   id: string;
   /** Its regions (they carry `data-cms-version`). */
   els: HTMLElement[];
+  /** The name people read, e.g. "Title". */
+  label: string;
+}
+
+/** What draft mode needs from the session. */
+export interface PublishOptions {
+  /** The publish URL; `drafts` and `discard` are its siblings. */
+  endpoint: string;
+  /** The page as visitors see it ("View as visitor"). */
+  view: string;
+  fields: PublishField[];
+  /** Called with the number of this page's fields with a draft. */
+  drafts(n: number): void;
 }
 
 /** The draft marks; the mark's word comes from the labels table. */
 const mark = (word: string) =>
-  `[data-cms-draft]{outline:2px dotted #16e;outline-offset:3px}[data-cms-draft]::after{content:${
+  `[data-cms-draft]{outline:2px dotted #1d4ed8;outline-offset:3px}[data-cms-draft]::after{content:${
     JSON.stringify(word)
-  };font:11px system-ui;color:#16e;margin-left:6px}`;
+  };font:11px system-ui;color:#1d4ed8;margin-left:6px}`;
 
-/**
- * Wires drafts into the session; returns the cleanup. `endpoint` is the
- * publish URL; `drafts` and `discard` are its siblings.
- */
+const headers = { "Content-Type": "application/json" };
+
+/** Wires drafts into the session; returns the cleanup. */
 export function attachPublish(
   kit: Kit,
   bar: EditBar,
-  endpoint: string,
-  fields: PublishField[],
+  options: PublishOptions,
 ): () => void {
-  const url = (name: string) => new URL(name, new URL(endpoint, location.href));
-  const byId = new Map(fields.map((f) => [f.id, f]));
+  const url = (name: string) =>
+    new URL(name, new URL(options.endpoint, location.href));
+  const byId = new Map(options.fields.map((f) => [f.id, f]));
   const drafted = new Set<string>();
   const sheet = kit.sheet(mark(t("draftMark")));
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-  const headers = { "Content-Type": "application/json" };
   let removers: (() => void)[] = [];
 
   function setMark(id: string, on: boolean) {
@@ -57,11 +70,13 @@ export function attachPublish(
   function render() {
     removers.forEach((r) => r());
     removers = [];
+    options.drafts(drafted.size);
     if (!drafted.size) return;
     removers.push(
       bar.add({
         label: t("publish", { n: drafted.size }),
         icon: "done",
+        primary: true,
         run: () => void publish(),
       }),
       bar.add({ label: t("discardDrafts"), run: () => void discard() }),
@@ -69,27 +84,19 @@ export function attachPublish(
   }
 
   async function publish() {
-    const list = [...drafted];
-    const versions: Record<string, string> = {};
-    for (const id of list) {
-      const v = byId.get(id)?.els[0]?.dataset.cmsVersion;
-      if (v) versions[id] = v;
-    }
     bar.status("saving", t("publishing"));
-    const res = await fetch(url("publish"), {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ fields: list, versions }),
-    }).catch(() => null);
-    if (res?.ok) {
-      const { published } = await res.json() as { published: string[] };
+    const published = await publishDrafts(url("publish"), [...drafted], byId)
+      .catch((why: string) => void bar.status("error", why));
+    if (published) {
       published.forEach((id) => setMark(id, false));
-      bar.status("clean", t("published", { n: published.length }));
-    } else if (res?.status === 409) {
-      bar.status("error", t("notPublishedConflict"));
-    } else {
-      const reason = res ? await res.text() : t("offlineReason");
-      bar.status("error", t("notPublished", { reason }));
+      const fields = published.map((id) => byId.get(id)?.label ?? id);
+      bar.toast(
+        t("publishedToast", { fields: fields.join(", ") }),
+        [{
+          label: t("viewAsVisitor"),
+          run: () => void open(options.view, "_blank", "noopener"),
+        }],
+      );
     }
     render();
   }
@@ -136,4 +143,33 @@ export function attachPublish(
       s !== sheet
     );
   };
+}
+
+/**
+ * Publishes `list` with the versions the editor sees, so a draft someone
+ * else changed is a 409, never published over. Resolves with what went
+ * live; rejects with the status text to show.
+ */
+async function publishDrafts(
+  to: URL,
+  list: string[],
+  byId: Map<string, PublishField>,
+): Promise<string[]> {
+  const versions: Record<string, string> = {};
+  for (const id of list) {
+    const v = byId.get(id)?.els[0]?.dataset.cmsVersion;
+    if (v) versions[id] = v;
+  }
+  const res = await fetch(to, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ fields: list, versions }),
+  }).catch(() => null);
+  if (res?.ok) {
+    const { published } = await res.json() as { published: string[] };
+    return published;
+  }
+  throw res?.status === 409 ? t("notPublishedConflict") : t("notPublished", {
+    reason: res ? await res.text() : t("offlineReason"),
+  });
 }

@@ -19,6 +19,7 @@ import type {
 import type { EditBar } from "./bar.ts";
 import type { Kit } from "./dom.ts";
 import { dateTime, labels, t } from "./labels.ts";
+import { THEME } from "./theme.ts";
 
 /** This chunk's labels (English; German when the UI is German). */
 const EN = {
@@ -206,16 +207,13 @@ const MARK_CSS = (word: string) =>
     JSON.stringify(word)
   };font:11px system-ui;color:#a5b;margin-right:6px}`;
 
-const CSS = `:host{all:initial!important}
-dialog{font:13px/1.3 system-ui,sans-serif;color:#f6f8fa;background:#222;border:0;border-radius:12px;padding:12px;width:min(30em,calc(100vw - 32px))}
-dialog::backdrop{background:#0006}
-h2,h3{font-size:15px;margin:0 0 8px}h3{font-size:13px;margin-top:12px}
-input{font:inherit;padding:6px;border-radius:6px;border:1px solid #777;background:#111;color:inherit;color-scheme:dark}
-ul{list-style:none;margin:0;padding:0}li{display:flex;gap:8px;align-items:center;justify-content:space-between;padding:4px 0}
-.e{color:#f99}
-button{font:inherit;padding:6px 10px;border-radius:8px;border:0;background:#444;color:inherit;cursor:pointer}
-button:focus-visible{outline:2px solid #58f}
-@media(forced-colors:active){dialog,button,input{border:1px solid;color:CanvasText;background:Canvas}.e{color:inherit}}`;
+const CSS = `dialog{width:min(30em,calc(100vw - 32px))}
+h3{font-size:13px;margin:calc(var(--sp)*1.5) 0 4px}
+input{all:unset;box-sizing:border-box;min-height:30px;padding:4px 8px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg);font:var(--f);font-weight:400}
+ul{list-style:none;margin:0;padding:0}
+li{display:flex;gap:var(--sp);align-items:center;justify-content:space-between;padding:4px 0}
+li .e{margin:0}
+@media(forced-colors:active){input{border:1px solid CanvasText}.e{color:inherit}}`;
 
 /**
  * Wires scheduling into the session; returns the cleanup. `endpoint` is
@@ -285,7 +283,7 @@ export function attachSchedule(
   async function open() {
     await refresh();
     const [ids, versions] = await drafted();
-    const { host, root } = isolate("cms-schedule", CSS);
+    const { host, root } = isolate("cms-schedule", THEME, CSS);
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const time = h("input", {
       type: "datetime-local",
@@ -295,14 +293,17 @@ export function attachSchedule(
     });
     const error = h("p", { class: "e", role: "alert" });
     const list = h("ul", {});
-    const submit = h("button", { type: "submit" }, scheduleLabel("schedule"));
+    const submit = h(
+      "button",
+      { type: "submit", class: "p" },
+      scheduleLabel("schedule"),
+    );
     const close = h("button", { type: "button" }, scheduleLabel("close"));
     const form = h(
       "form",
       { method: "dialog" },
       h("h2", { id: "h" }, scheduleLabel("title")),
-      h("label", { for: "t" }, scheduleLabel("when", { zone }), " "),
-      time,
+      h("label", { for: "t" }, scheduleLabel("when", { zone }), time),
       h(
         "p",
         {},
@@ -311,14 +312,12 @@ export function attachSchedule(
           : scheduleLabel("noDrafts"),
       ),
       error,
-      submit,
-      " ",
-      close,
+      h("div", { class: "a" }, close, submit),
       h("h3", {}, scheduleLabel("list")),
       list,
     );
     submit.disabled = !ids.length;
-    const dialog = h("dialog", { "aria-labelledby": "h" }, form);
+    const dialog = h("dialog", { class: "k", "aria-labelledby": "h" }, form);
     root.append(dialog);
     document.body.append(host);
 

@@ -48,15 +48,19 @@ export interface FieldSpec {
   readonly maxLength?: number;
   /** For `list`: how each item is checked. */
   readonly item?: FieldSpec;
+  /** The field's name for people (history, publish toasts), e.g. "Title". */
+  readonly label?: string;
 }
 
 /** A field in {@linkcode defineContent}: a kind, or a spec with limits. */
 export type FieldDecl = "plain" | "rich" | "image" | FieldSpec;
 
-/** Limits a text field may declare. */
+/** Limits a text field may declare, and its label. */
 export interface TextLimits {
   /** Longest accepted value in characters (code points). */
   maxLength?: number;
+  /** The field's name for people, e.g. "Title" (default: from its name). */
+  label?: string;
 }
 
 /**
@@ -65,7 +69,7 @@ export interface TextLimits {
  * @example
  * ```ts
  * import { defineContent, plain } from "./content.ts";
- * defineContent({ pages: { title: plain({ maxLength: 80 }) } });
+ * defineContent({ pages: { title: plain({ maxLength: 80, label: "Title" }) } });
  * ```
  */
 export function plain(limits: TextLimits = {}): FieldSpec & { kind: "plain" } {
@@ -94,8 +98,10 @@ export function rich(limits: TextLimits = {}): FieldSpec & { kind: "rich" } {
  * defineContent({ pages: { hero: image() } });
  * ```
  */
-export function image(): FieldSpec & { kind: "image" } {
-  return Object.freeze({ kind: "image" });
+export function image(
+  options: { label?: string } = {},
+): FieldSpec & { kind: "image" } {
+  return Object.freeze({ kind: "image", ...checkLabel(options.label) });
 }
 
 /**
@@ -110,10 +116,12 @@ export function image(): FieldSpec & { kind: "image" } {
  */
 export function list(
   item: "plain" | FieldSpec & { kind: "plain" } = "plain",
+  options: { label?: string } = {},
 ): FieldSpec & { kind: "list" } {
   return Object.freeze({
     kind: "list",
     item: item === "plain" ? plain() : item,
+    ...checkLabel(options.label),
   });
 }
 
@@ -335,12 +343,13 @@ const KINDS: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
   "image",
   "list",
 ]);
-const LIST_OF_PLAIN: FieldSpec = list();
+const LIST_OF_PLAIN: FieldSpec = /* @__PURE__ */ list();
 
 function isSpec(spec: unknown): spec is FieldSpec {
   if (typeof spec !== "object" || spec === null) return false;
-  const { kind, maxLength, item } = spec as FieldSpec;
+  const { kind, maxLength, item, label } = spec as FieldSpec;
   if (!KINDS.has(kind)) return false;
+  if (label !== undefined && typeof label !== "string") return false;
   if (maxLength !== undefined && !isLimit(maxLength)) return false;
   if (kind === "list") return isSpec(item) && item.kind === "plain";
   return item === undefined;
@@ -350,7 +359,18 @@ function checkLimits(limits: TextLimits): TextLimits {
   if (limits.maxLength !== undefined && !isLimit(limits.maxLength)) {
     throw new TypeError("maxLength must be a positive integer");
   }
-  return limits.maxLength === undefined ? {} : { maxLength: limits.maxLength };
+  return {
+    ...limits.maxLength === undefined ? {} : { maxLength: limits.maxLength },
+    ...checkLabel(limits.label),
+  };
+}
+
+function checkLabel(label: unknown): { label?: string } {
+  if (label === undefined) return {};
+  if (typeof label !== "string" || !label.trim()) {
+    throw new TypeError("label must be a non-empty string");
+  }
+  return { label };
 }
 
 function isLimit(n: unknown): boolean {

@@ -5,10 +5,11 @@
  * @module
  */
 import { readBody } from "../server/body.ts";
-import { HttpError, text } from "../server/http.ts";
+import { errorResponse, HttpError, text } from "../server/http.ts";
+import { log } from "../server/log.ts";
 import { createMediaHandler } from "../server/media.ts";
 import { createMediaLibraryHandler } from "../server/media_library.ts";
-import { isCrossSite } from "../server/origin.ts";
+import { isCrossSite, requestUrl } from "../server/origin.ts";
 import { createSaveHandler } from "../server/save.ts";
 import { createHistoryHandler } from "../server/history.ts";
 import {
@@ -36,6 +37,8 @@ import type {
 import type { Handler } from "../server/http.ts";
 import { ALLOWLIST, HERO_PLACEHOLDER, loadHome } from "./content.ts";
 import {
+  clientAddress,
+  type ClientAddressOptions,
   contentSecurityPolicy,
   hostAllowed,
   LoginThrottle,
@@ -84,6 +87,18 @@ export interface DemoAppOptions {
   imageOrigins?: readonly string[];
   /** The login throttle. Default: {@linkcode LoginThrottle}'s defaults. */
   throttle?: LoginThrottle;
+  /**
+   * Where a login's client address comes from behind a proxy (a trusted
+   * proxy's header). Default: the connection's peer.
+   */
+  clientAddress?: ClientAddressOptions;
+  /**
+   * The site's public origin behind a proxy, e.g. `https://cms.example.com`:
+   * its scheme decides the cookie's `Secure` flag, preview links are minted
+   * on it, and the endpoints require it in `Origin`. Default: the request
+   * URL's origin.
+   */
+  publicOrigin?: string;
   /** `direct` (default: saves go live) or `draft` (saves are drafts). */
   publishMode?: PublishMode;
   /** Signs preview links (draft mode). */
@@ -119,13 +134,18 @@ export async function createDemoApp(
     return id ? await sessions.get(id) : null;
   };
   // The endpoints check the Host allowlist themselves too (DNS rebinding).
-  const { allowedHosts } = options;
+  const { allowedHosts, publicOrigin } = options;
+  /** Whether cookies get `Secure`: from the public origin, else the URL. */
+  const secure = (url: URL) =>
+    (publicOrigin ? new URL(publicOrigin).protocol : url.protocol) ===
+      "https:";
   const publishMode = options.publishMode ?? "direct";
   const save = createSaveHandler({
     authorize,
     allowlist: ALLOWLIST,
     store,
     allowedHosts,
+    publicOrigin,
     publishMode,
     // srcset in rich fields survives a save when it points at our media.
     mediaBase: options.media.url(""),
@@ -135,6 +155,7 @@ export async function createDemoApp(
     allowlist: ALLOWLIST,
     store,
     allowedHosts,
+    publicOrigin,
     publishMode,
   });
   // Draft mode: the draft endpoints and preview links.
@@ -148,6 +169,7 @@ export async function createDemoApp(
       store: drafted,
       allowedHosts,
       scheduler: options.scheduler,
+      publicOrigin,
     };
     draftRoutes.set("/api/cms/drafts", createDraftsHandler(opts));
     draftRoutes.set("/api/cms/publish", createPublishHandler(opts));
@@ -164,6 +186,7 @@ export async function createDemoApp(
           authorize,
           signer,
           allowedHosts,
+          publicOrigin,
           allowPath: (path) => path === "/",
         }),
       );
@@ -173,6 +196,7 @@ export async function createDemoApp(
     authorize,
     storage: options.media,
     allowedHosts,
+    publicOrigin,
     uploads: store,
   });
   // The media library: every storage the demo uses can list its uploads.
@@ -181,6 +205,7 @@ export async function createDemoApp(
     storage: options.media,
     store,
     allowedHosts,
+    publicOrigin,
   });
 
   async function home(req: Request, url: URL): Promise<Response> {
@@ -250,9 +275,12 @@ export async function createDemoApp(
       return page(renderDocument(LoginPageView({ next })));
     }
     if (req.method !== "POST") return methodNotAllowed("GET, HEAD, POST");
-    if (isCrossSite(req)) return forbidden("Cross-site login refused.");
-    // In backoff, no password is even compared, the right one included.
-    const wait = throttle.wait(client);
+    if (isCrossSite(req, [], publicOrigin)) {
+      return forbidden("Cross-site login refused.");
+    }
+    // A client in backoff: no password is even compared, the right one
+    // included. A client that has not failed is never held back.
+    const wait = throttle.wait(client, ACCOUNT);
     if (wait > 0) {
       return text(429, "Too many failed logins; try again later", {
         "Retry-After": String(Math.ceil(wait / 1000)),
@@ -266,28 +294,28 @@ export async function createDemoApp(
       typeof password !== "string" ||
       !await passwordMatches(password, options.password)
     ) {
-      throttle.failure(client);
+      const hold = throttle.failure(client, ACCOUNT);
+      // Under attack, wrong answers are slowed (right ones never are).
+      if (hold > 0) await new Promise((r) => setTimeout(r, hold));
       const html = renderDocument(
         LoginPageView({ next, error: "Wrong password." }),
       );
       return page(html, 401);
     }
-    throttle.success(client);
+    throttle.success(client, ACCOUNT);
     const editor: Editor = { name: options.editorName };
     const id = await sessions.create(editor);
-    return redirect(next, {
-      "Set-Cookie": sessionCookie(id, url.protocol === "https:"),
-    });
+    return redirect(next, { "Set-Cookie": sessionCookie(id, secure(url)) });
   }
 
   async function logout(req: Request, url: URL): Promise<Response> {
     if (req.method !== "POST") return methodNotAllowed("POST");
-    if (isCrossSite(req)) return forbidden("Cross-site logout refused.");
+    if (isCrossSite(req, [], publicOrigin)) {
+      return forbidden("Cross-site logout refused.");
+    }
     const id = readCookie(req, SESSION_COOKIE);
     if (id) await sessions.delete(id);
-    return redirect("/", {
-      "Set-Cookie": sessionCookie(null, url.protocol === "https:"),
-    });
+    return redirect("/", { "Set-Cookie": sessionCookie(null, secure(url)) });
   }
 
   async function client(path: string): Promise<Response> {
@@ -302,17 +330,30 @@ export async function createDemoApp(
   }
 
   return async (req, info) => {
-    const url = new URL(req.url);
+    // Every parse of what the client sent is total: a malformed Host or
+    // target is a logged 400, never an exception.
+    let url: URL;
+    try {
+      url = requestUrl(req);
+    } catch (err) {
+      return refused(req, err as HttpError, "bad_request");
+    }
     const path = url.pathname;
     const hosts = options.allowedHosts ?? [];
     if (hosts.length && !hostAllowed(req, hosts)) {
-      return text(421, "Unknown host");
+      return refused(req, new HttpError(421, "Unknown host"), "unknown_host");
     }
     const peer = info && "hostname" in info.remoteAddr
       ? info.remoteAddr.hostname
       : "unknown";
     try {
-      if (path === "/login") return await login(req, url, peer);
+      if (path === "/login") {
+        return await login(
+          req,
+          url,
+          clientAddress(req, peer, options.clientAddress),
+        );
+      }
       if (path === "/logout") return await logout(req, url);
       if (path === "/api/cms/save") return await save(req);
       if (path === "/api/cms/history") return await history(req);
@@ -344,10 +385,26 @@ export async function createDemoApp(
       if (path.startsWith(CLIENT_PREFIX)) return await client(path);
       return notFound();
     } catch (err) {
-      console.error("demo: request failed", err);
-      return text(500, "Internal error");
+      // One JSON log line with an error id; the answer carries the id only.
+      return errorResponse(err, { name: "demo" });
     }
   };
+}
+
+/** The one account of the demo (its throttle key). */
+const ACCOUNT = "editor";
+
+/** A refusal before routing, as a plain-text answer and one JSON log line. */
+function refused(req: Request, err: HttpError, reason: string): Response {
+  log({
+    level: "warn",
+    msg: "request",
+    route: "demo",
+    method: req.method,
+    status: err.status,
+    reason,
+  });
+  return text(err.status, err.message);
 }
 
 /** The urlencoded form of a login post (at most 16 KiB), or a 4xx answer. */
@@ -381,6 +438,9 @@ function page(
       "X-Content-Type-Options": "nosniff",
       "Referrer-Policy": "same-origin",
       "X-Frame-Options": "DENY",
+      // Pages without scripts (login, 403, 404) run none; pages with
+      // scripts pass their own policy with a nonce.
+      "Content-Security-Policy": contentSecurityPolicy(null),
       ...headers,
     },
   });

@@ -21,6 +21,12 @@
  *   for schedules made on other instances.
  * - `CMS_PREVIEW_SECRET`: signs preview links (≥ 32 bytes); generated into
  *   `CMS_DATA_DIR/preview-secret` when unset. Rotate it to revoke links.
+ * - `CMS_PUBLIC_ORIGIN=https://cms.example.com`: the public origin behind a
+ *   proxy: its scheme sets the cookie's `Secure` flag, preview links use it,
+ *   its host is allowed, and the endpoints require it in `Origin`.
+ * - `CMS_CLIENT_IP_HEADER` (e.g. `X-Forwarded-For`): the header a trusted
+ *   proxy sets to the client's address, for the login throttle;
+ *   `CMS_TRUSTED_PROXIES` (default `127.0.0.1,::1`): whose header counts.
  * - `CMS_S3_BUCKET` switches media to S3, with `CMS_S3_ENDPOINT`,
  *   `CMS_S3_REGION`, `CMS_S3_ACCESS_KEY_ID`, `CMS_S3_SECRET_ACCESS_KEY`,
  *   `CMS_S3_PUBLIC_URL`, `CMS_S3_PATH_STYLE`.
@@ -49,6 +55,8 @@ import { PostgresSessionKv } from "./pg_sessions.ts";
 import postgres from "postgres";
 import type { HistoryStore, ListableMediaStorage } from "../server/types.ts";
 import { createDemoApp } from "./app.tsx";
+import type { ClientAddressOptions } from "./security.ts";
+import { requestUrl } from "../server/origin.ts";
 import { PreviewSigner } from "../server/preview.ts";
 import type { PublishMode } from "../server/types.ts";
 import {
@@ -108,6 +116,17 @@ export interface DemoOptions {
   schedulePollMs?: number;
   /** How long requests in flight may take on shutdown. Default 10 s. */
   shutdownDeadlineMs?: number;
+  /**
+   * The public origin behind a proxy, e.g. `https://cms.example.com`
+   * (`CMS_PUBLIC_ORIGIN`): cookies get `Secure` when it is https, preview
+   * links use it, its host is allowed. Default: each request's own URL.
+   */
+  publicOrigin?: string;
+  /**
+   * Where a login's client address comes from behind a proxy
+   * (`CMS_CLIENT_IP_HEADER`, `CMS_TRUSTED_PROXIES`). Default: the peer.
+   */
+  clientAddress?: ClientAddressOptions;
 }
 
 /** A running demo. */
@@ -127,7 +146,10 @@ export async function startDemo(
   options: DemoOptions = {},
 ): Promise<DemoServer> {
   const dataDir = (options.dataDir ?? ".data").replace(/\/+$/, "") || ".";
-  await Deno.mkdir(`${dataDir}/media`, { recursive: true });
+  await Deno.mkdir(`${dataDir}/media`, { recursive: true, mode: 0o700 });
+  const publicOrigin = options.publicOrigin
+    ? checkedOrigin(options.publicOrigin)
+    : undefined;
   const password = options.password || randomToken(15);
 
   const cleanup: (() => Promise<void> | void)[] = [];
@@ -148,7 +170,7 @@ export async function startDemo(
       store = new PostgresContentStore(sql);
       sessions = new Sessions(new PostgresSessionKv(sql));
     } else {
-      const kv = await Deno.openKv(`${dataDir}/content.kv`);
+      const kv = await Deno.openKv(await ownerOnly(`${dataDir}/content.kv`));
       cleanup.push(() => kv.close());
       store = new KvContentStore(kv);
       sessions = new Sessions(kv);
@@ -191,6 +213,8 @@ export async function startDemo(
       previewSigner: new PreviewSigner(
         options.previewSecret || await previewSecret(dataDir),
       ),
+      publicOrigin,
+      clientAddress: options.clientAddress,
     });
     // Health endpoints, outside the app: probes skip sessions and the Host
     // allowlist (a load balancer probes by IP).
@@ -204,7 +228,8 @@ export async function startDemo(
       draining: draining.signal,
     });
     const server = serveGracefully((req, info) => {
-      const { pathname } = new URL(req.url);
+      // A malformed Host or target goes on to the app, which answers 400.
+      const pathname = pathOf(req);
       if (pathname === "/healthz") return healthz(req);
       if (pathname === "/readyz") return readyz(req);
       return handler(req, info);
@@ -227,6 +252,7 @@ export async function startDemo(
       `127.0.0.1:${port}`,
       `localhost:${port}`,
       ...(options.publicHosts ?? []),
+      ...(publicOrigin ? [new URL(publicOrigin).host] : []),
     );
     return {
       url: `http://127.0.0.1:${port}`,
@@ -265,6 +291,44 @@ async function previewSecret(dataDir: string): Promise<string> {
     }
     throw err;
   }
+}
+
+/** The request's path, or `null` when its Host or target is malformed. */
+function pathOf(req: Request): string | null {
+  try {
+    return requestUrl(req).pathname;
+  } catch {
+    return null;
+  }
+}
+
+/** `origin` when it is a bare http(s) origin; throws naming it otherwise. */
+function checkedOrigin(origin: string): string {
+  const url = URL.parse(origin);
+  if (!url || !/^https?:$/.test(url.protocol) || url.origin !== origin) {
+    throw new Error(
+      `CMS_PUBLIC_ORIGIN must be an origin such as https://cms.example.com, got "${origin}"`,
+    );
+  }
+  return origin;
+}
+
+/**
+ * `file`, created empty and owner-only (0600) when missing, and made
+ * owner-only when it exists. SQLite gives its `-wal` and `-shm` files the
+ * database file's mode, so Deno KV's files stay private too.
+ */
+async function ownerOnly(file: string): Promise<string> {
+  try {
+    await Deno.writeFile(file, new Uint8Array(), {
+      createNew: true,
+      mode: 0o600,
+    });
+  } catch (err) {
+    if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+    await Deno.chmod(file, 0o600);
+  }
+  return file;
 }
 
 async function runCleanup(steps: (() => Promise<void> | void)[]) {
@@ -340,6 +404,8 @@ if (import.meta.main) {
   const deadline = Number(env("CMS_SHUTDOWN_DEADLINE_MS") || "10000");
   const publicHosts = (env("CMS_PUBLIC_HOSTS") ?? "").split(",")
     .map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const list = (name: string) =>
+    env(name)?.split(",").map((v) => v.trim()).filter(Boolean);
   const demo = await startDemo({
     port,
     dataDir,
@@ -353,6 +419,11 @@ if (import.meta.main) {
     schedulePollMs: Number(env("CMS_SCHEDULE_POLL_MS")) || undefined,
     signals: true,
     shutdownDeadlineMs: Number.isFinite(deadline) ? deadline : 10_000,
+    publicOrigin: env("CMS_PUBLIC_ORIGIN") || undefined,
+    clientAddress: {
+      header: env("CMS_CLIENT_IP_HEADER") || undefined,
+      trustedProxies: list("CMS_TRUSTED_PROXIES"),
+    },
   });
   console.log(`Demo running at ${demo.url}/`);
   console.log(
@@ -360,6 +431,13 @@ if (import.meta.main) {
       databaseUrl ? "PostgreSQL (CMS_DATABASE_URL)" : `${dataDir}/content.kv`
     }; media: ${s3 ? `S3 bucket ${s3.bucket}` : `${dataDir}/media/`}`,
   );
+  if (env("CMS_PUBLIC_ORIGIN") && !env("CMS_CLIENT_IP_HEADER")) {
+    console.log(
+      "CMS_PUBLIC_ORIGIN is set but CMS_CLIENT_IP_HEADER is not: behind a " +
+        "proxy every client has its address, and the login throttle cannot " +
+        "tell them apart.",
+    );
+  }
   if (!given) {
     console.log(`Editor password (generated): ${demo.password}`);
     console.log("Set CMS_EDITOR_PASSWORD to choose your own.");

@@ -76,8 +76,8 @@ export type CmsFieldProps<C extends Allowlist = Allowlist> =
 /**
  * Renders one editable field. In edit mode the element carries
  * `data-cms-field`, `data-cms-type` (from the field's kind: `richtext` for
- * rich, `image` for image, none for plain and list items) and
- * `data-cms-version`; otherwise it is the bare element, so visitors' HTML
+ * rich, `image` for image, none for plain and list items),
+ * `data-cms-label` (the declared `label`, if any) and `data-cms-version`; otherwise it is the bare element, so visitors' HTML
  * has no markers at all.
  *
  * Plain values render as escaped text; image values as the `src` of an
@@ -121,13 +121,16 @@ export function CmsField<C extends Allowlist>(
   props: CmsFieldProps<C>,
 ): CmsElement {
   const { as, content, field, value, rich, editing, version, ...rest } = props;
-  const kind = content ? kindOf(content, field) : rich ? "rich" : "plain";
+  const [kind, label]: [FieldKind, string?] = content
+    ? kindOf(content, field)
+    : [rich ? "rich" : "plain"];
   const text = value ?? "";
   const attrs: Record<string, unknown> = { ...rest };
   if (editing) {
     attrs["data-cms-field"] = field;
     const type = markerType(kind);
     if (type) attrs["data-cms-type"] = type;
+    if (label) attrs["data-cms-label"] = label;
     attrs["data-cms-version"] = version ?? contentVersion(text);
   }
   const Tag = (as ?? (kind === "image" ? "img" : "div")) as "div";
@@ -142,8 +145,12 @@ export function CmsField<C extends Allowlist>(
   return <Tag {...attrs}>{text}</Tag>;
 }
 
-/** The kind of the field (or list item) `field` names in `content`. */
-function kindOf(content: Allowlist, field: string): FieldKind {
+/** The kind and declared label of the field (or list item) `field` names
+ * in `content`. */
+function kindOf(
+  content: Allowlist,
+  field: string,
+): [FieldKind, string | undefined] {
   const address = parseAddress(field);
   const spec = typeof address === "string"
     ? undefined
@@ -152,7 +159,7 @@ function kindOf(content: Allowlist, field: string): FieldKind {
   if (!spec || isItem !== (spec.kind === "list")) {
     throw new TypeError(`CmsField: ${JSON.stringify(field)} is not declared`);
   }
-  return isItem ? "plain" : spec.kind;
+  return [isItem ? "plain" : spec.kind, spec.label];
 }
 
 /** The page config the client reads from `#cms-config` (all keys optional). */

@@ -70,9 +70,13 @@ export interface MediaHandlerOptions extends OriginOptions {
  *   body without length passes `maxBytes` while streaming (it is cancelled).
  * - The type comes from the bytes ({@linkcode sniffImage}): JPEG, PNG, GIF,
  *   WebP or AVIF; anything else is 415. More than `maxPixels` is 422.
- * - Then the image pipeline ({@linkcode ImagePipeline}): a truncated or
- *   damaged file, data after the image, or what the decoder refuses is 422;
- *   a full decoder queue is 503 with `Retry-After`.
+ * - Then the image pipeline ({@linkcode ImagePipeline}): a container that
+ *   disagrees with its coded data (an AVIF `ispe` unlike its AV1 sequence
+ *   header), a truncated or damaged file, data after the image, what the
+ *   decoder refuses, or work past the time limit is 422; a full decoder
+ *   queue or pixels-in-flight budget is 503 with `Retry-After`. When the
+ *   request's signal aborts (the client left), waiting work never starts
+ *   and running work stops at its next step (499).
  * - The normalized original is stored under `key(info)`, its variants beside
  *   it, all or nothing; 200 {@linkcode MediaAnswer}.
  * - A storage fault is 500 with an error id (logged with the error).
@@ -122,7 +126,7 @@ export function createMediaHandler(
     }
 
     // 2. Decode and normalize (server/image/): budgets, structure, variants.
-    const prepared = await images.prepare(bytes, info);
+    const prepared = await images.prepare(bytes, info, req.signal);
 
     // 3. Store: only what passed every check above, all or nothing.
     const answer = await storeImage(storage, keyOf(info), prepared);

@@ -30,6 +30,49 @@ export interface OriginOptions {
 }
 
 /**
+ * A `Host` value: a DNS name (letters, digits, `-`, `_`, dots, one final
+ * dot allowed), an IPv4 address or a bracketed IPv6 literal, then an
+ * optional port of 1 to 5 digits.
+ */
+const HOST =
+  /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+
+/**
+ * The request's URL, checked: 400 ({@linkcode HttpError}) when its `Host`
+ * header is not a plain `host[:port]` (`127.0.0.1:8000.`, `a, b`, `a/b`,
+ * an empty value, a port over 65535) or the URL does not parse. Parse
+ * requests with it instead of `new URL(req.url)`: `Deno.serve` builds
+ * `req.url` from the `Host` header, so a malformed one makes `new URL`
+ * throw, or shifts the path (`Host: a/b` turns `/x` into `/b/x`).
+ *
+ * @example
+ * ```ts
+ * import { requestUrl } from "@inplace/cms";
+ * const ok = new Request("http://example.com/a", {
+ *   headers: { Host: "example.com" },
+ * });
+ * requestUrl(ok).pathname; // "/a"
+ * const bad = new Request("http://example.com/a", {
+ *   headers: { Host: "example.com, evil.example" },
+ * });
+ * try {
+ *   requestUrl(bad);
+ * } catch (err) {
+ *   (err as { status: number }).status; // 400
+ * }
+ * ```
+ */
+export function requestUrl(req: Request): URL {
+  const url = URL.parse(req.url);
+  const host = req.headers.get("Host");
+  const match = host === null ? [] : HOST.exec(host);
+  if (!url || !match || (match[1] !== undefined && Number(match[1]) > 65535)) {
+    throw new HttpError(Status.BadRequest, "Malformed Host or request target");
+  }
+  return url;
+}
+
+/**
  * Whether a request comes from another site and must get 403.
  *
  * - Without `publicOrigin`: `Sec-Fetch-Site: same-origin` or `none` passes;
@@ -62,7 +105,7 @@ export function isCrossSite(
   if (publicOrigin === undefined) {
     if (site === "same-origin" || site === "none") return false;
     if (origin === null) return site !== null;
-    return origin !== new URL(req.url).origin &&
+    return origin !== URL.parse(req.url)?.origin &&
       !allowedOrigins.includes(origin);
   }
   if (origin === null) {
@@ -88,14 +131,15 @@ export function isAllowedHost(
   allowedHosts?: readonly string[],
 ): boolean {
   if (allowedHosts === undefined) return true;
-  const host = (req.headers.get("Host") ?? new URL(req.url).host)
+  const host = (req.headers.get("Host") ?? URL.parse(req.url)?.host ?? "")
     .toLowerCase();
   return allowedHosts.some((h) => h.toLowerCase() === host);
 }
 
 /**
- * Throws the answer for a request from the wrong host (421) or another
- * site (403); returns when the request may go on. Both endpoints call it
+ * Throws the answer for a malformed Host or target (400, see
+ * {@linkcode requestUrl}), a request from the wrong host (421) or another
+ * site (403); returns when the request may go on. Every endpoint calls it
  * before anything else is read.
  *
  * @example
@@ -109,6 +153,7 @@ export function isAllowedHost(
  * ```
  */
 export function checkOrigin(req: Request, options: OriginOptions): void {
+  requestUrl(req);
   if (!isAllowedHost(req, options.allowedHosts)) {
     throw new HttpError(Status.MisdirectedRequest, "Unknown host");
   }

@@ -3,7 +3,9 @@
  * read-only, to anyone holding the link. The token is
  * `<expiry>.<signature>`, the signature an HMAC-SHA-256 with a server
  * secret over the page's path and the expiry (Unix seconds). A changed path,
- * expiry or signature, or a passed expiry, fails verification.
+ * expiry or signature, or a passed expiry, fails verification, and so does
+ * any other spelling of a valid token (leading zeros in the expiry, spare
+ * bits in the signature's last character).
  *
  * Revoke every link at once by rotating the secret: links signed with the
  * old one stop working.
@@ -12,7 +14,7 @@
  */
 import { Status } from "../core/wire.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
-import type { OriginOptions } from "./origin.ts";
+import { type OriginOptions, requestUrl } from "./origin.ts";
 import { admitEditor, readJsonObject } from "./request.ts";
 import type { Authorize, EndpointCall } from "./types.ts";
 
@@ -23,7 +25,12 @@ export const PREVIEW_PARAM = "preview";
 const MIN_SECRET_BYTES = 32;
 /** Longest previewable path. */
 const MAX_PATH = 1024;
-const TOKEN = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+/**
+ * `<expiry>.<signature>`: the expiry in canonical decimal (no sign, no
+ * leading zero), the signature 43 base64url characters. Exactly one spelling
+ * of a token is valid.
+ */
+const TOKEN = /^([1-9]\d{0,11})\.([A-Za-z0-9_-]{43})$/;
 
 /**
  * Signs and verifies preview tokens with one secret (at least 32 bytes;
@@ -207,7 +214,7 @@ export function createPreviewHandler(
       ? publicOrigin
       : Array.isArray(publicOrigin) && publicOrigin.length
       ? publicOrigin[0]
-      : new URL(req.url).origin;
+      : requestUrl(req).origin;
     const url = new URL(path, origin);
     url.searchParams.set(PREVIEW_PARAM, token);
     const answer: PreviewAnswer = {

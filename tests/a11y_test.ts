@@ -3,9 +3,10 @@
  * (its toolbar shown), the edit bar with unsaved changes, then each popover
  * open in turn: the link panel (Ctrl+K), the image alt dialog (after an
  * upload), the image panel (a click on the image), the history panel, the
- * conflict dialog (a 409) and, in draft mode, the publish controls. Goal: 0
- * serious or critical violations, at normal size, at 200% zoom and
- * (Chromium, emulated over CDP) with `forced-colors: active`.
+ * history diff, the conflict dialog (a 409) and, in draft mode, the publish
+ * controls. Goal: 0 serious or critical violations, at normal size, at 200%
+ * zoom and (Chromium, emulated over CDP) in the dark scheme and with
+ * `forced-colors: active`.
  */
 import assert from "node:assert/strict";
 import axe from "axe-core";
@@ -174,12 +175,8 @@ function popovers(image: string): Popover[] {
         await page.click(`${REGION} img`);
         await inShadow(page, TOOLBAR, "form[aria-label=Image]");
       },
-      close: (page) =>
-        page.evaluate((toolbar: string) => {
-          const buttons = document.querySelector(toolbar)!.shadowRoot!
-            .querySelectorAll("form[aria-label=Image] button");
-          (buttons[buttons.length - 1] as HTMLElement).click(); // Cancel
-        }, TOOLBAR),
+      // Focus is on its first button (Replace): Esc closes it.
+      close: (page) => page.press("Escape"),
     },
     {
       name: "media library dialog (image panel, Choose from library)",
@@ -210,6 +207,30 @@ function popovers(image: string): Popover[] {
       async open(page) {
         await clickBar(page, "History");
         await inShadow(page, "cms-history", "dialog[open] li button");
+      },
+      close: (page) => page.press("Escape"),
+    },
+    {
+      name: "history diff (Restore on an older revision)",
+      async open(page) {
+        await clickBar(page, "History");
+        await inShadow(page, "cms-history", "dialog[open] li button");
+        await page.press("Enter"); // the older revision's Restore is focused
+        await inShadow(page, "cms-history", "dialog[open] .df del");
+        const diff = await page.evaluate(() => {
+          const root = document.querySelector("cms-history")!.shadowRoot!;
+          const q = (s: string) =>
+            [...root.querySelectorAll(s)].map((e) => e.textContent);
+          return {
+            del: q(".df del"),
+            ins: q(".df ins"),
+            focused: root.activeElement?.textContent,
+          };
+        });
+        // Current "Hello", the older revision "Hi there".
+        assert.deepEqual(diff.del, ["Hello"]);
+        assert.deepEqual(diff.ins, ["Hi there"]);
+        assert.equal(diff.focused, "Restore this version");
       },
       close: (page) => page.press("Escape"),
     },
@@ -283,7 +304,16 @@ const MODES: Mode[] = [
   },
 ];
 
-// forced-colors emulation needs CDP (Emulation.setEmulatedMedia).
+// Media emulation needs CDP (Emulation.setEmulatedMedia).
+const DARK: Mode = {
+  name: "with prefers-color-scheme: dark",
+  async prepare(page) {
+    await page.puppeteer!.emulateMediaFeatures([
+      { name: "prefers-color-scheme", value: "dark" },
+    ]);
+  },
+};
+
 const FORCED: Mode = {
   name: "with forced-colors: active",
   async prepare(page) {
@@ -300,7 +330,9 @@ clientSiteTest(
     const dir = await Deno.makeTempDir({ prefix: "cms-a11y-" });
     const image = `${dir}/grey.png`;
     await Deno.writeFile(image, await png(40, 30));
-    const modes = browser.engine === "chromium" ? [...MODES, FORCED] : MODES;
+    const modes = browser.engine === "chromium"
+      ? [...MODES, DARK, FORCED]
+      : MODES;
     try {
       for (const mode of modes) {
         await t.step(mode.name, async (t) => {

@@ -415,9 +415,10 @@ clientSiteTest(
           const bar = getComputedStyle(document.querySelector("cms-edit-bar")!);
           return [ours.fontSize, ours.color, host.fontSize, bar.opacity];
         });
+        // Save is the primary button: the theme's text on the accent.
         assert.deepEqual(styles, [
           "13px",
-          "rgb(246, 248, 250)",
+          "rgb(255, 255, 255)",
           "40px",
           "1",
         ]);

@@ -371,7 +371,11 @@ clientSiteTest(
             const tools = await page.evaluate(() => {
               const root = document.querySelector("cms-rich-toolbar")!
                 .shadowRoot!;
-              return [...root.querySelectorAll("[role=toolbar] button")].map(
+              // The toolbar's buttons (the closed block menu's items are
+              // hidden).
+              return [
+                ...root.querySelectorAll("[role=toolbar] button:not([role])"),
+              ].map(
                 (b) => {
                   const r = b.getBoundingClientRect();
                   return {

@@ -80,23 +80,32 @@ Deno.test("throttle: every client backs off exponentially after its free failure
   }
 });
 
-Deno.test("throttle: failures from many clients hold everybody back", () => {
+Deno.test("throttle: an attack on the account slows failing clients, never a clean one", () => {
   let now = 0;
   const t = new LoginThrottle({
     freePerClient: 1000,
     overallPerWindow: 20,
     windowMs: 10_000,
+    baseDelayMs: 500,
+    holdMs: 700,
     now: () => now,
   });
-  for (let i = 0; i < 20; i++) {
-    assert.equal(t.wait(`client-${i}`), 0);
-    t.failure(`client-${i}`);
+  for (let i = 0; i < 19; i++) {
+    assert.equal(t.wait(`client-${i}`, "editor"), 0);
+    assert.equal(t.failure(`client-${i}`, "editor"), 0, "not yet an attack");
     now += 100;
   }
-  // Window: failures at 0..1900; the oldest leaves at 10,000.
-  assert.equal(t.wait("fresh-client"), 10_000 - now);
-  now = 10_001;
-  assert.equal(t.wait("fresh-client"), 0);
+  // The 20th failure in the window: the account is under attack.
+  assert.equal(t.failure("client-19", "editor"), 700, "wrong answers held");
+  assert.equal(t.wait("fresh-client", "editor"), 0, "a clean client goes on");
+  assert.equal(t.wait("client-19", "editor"), 500, "failed once: backoff");
+  assert.equal(t.wait("client-0", "other-account"), 0, "per account");
+  // A clean client's wrong password is held, not refused.
+  assert.equal(t.failure("fresh-client", "editor"), 700);
+  // Once the window has passed, the free failures are back.
+  now = 30_000;
+  assert.equal(t.wait("client-19", "editor"), 0);
+  assert.equal(t.failure("client-19", "editor"), 0);
 });
 
 Deno.test("throttle: memory stays bounded under many clients", () => {

@@ -16,6 +16,7 @@ import { MemoryContentStore } from "../server/store/memory.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
 import { contentVersion } from "../server/version.ts";
 import type { Editor } from "../server/types.ts";
+import { defineContent, image, list, plain } from "../core/content.ts";
 import {
   csrf,
   FRESH_METHODS,
@@ -649,4 +650,28 @@ Deno.test("fresh: CmsScript renders config and loader only in edit mode", () => 
     scriptJson({ a: "<!--&\u2028>" }),
     '{"a":"\\u003c!--\\u0026\\u2028\\u003e"}',
   );
+});
+
+Deno.test("fresh: CmsField carries the declared label (data-cms-label)", () => {
+  const content = defineContent({
+    pages: {
+      title: plain({ label: "Page title" }),
+      features: list("plain", { label: "Key points" }),
+      subtitle: "plain",
+    },
+  });
+  const render = (field: string) =>
+    renderToString(
+      h(CmsField, {
+        content,
+        field: field as "pages:home:title",
+        value: "x",
+        editing: true,
+      }),
+    );
+  assert.match(render("pages:home:title"), /data-cms-label="Page title"/);
+  assert.match(render("pages:home:features.1"), /data-cms-label="Key points"/);
+  assert.doesNotMatch(render("pages:home:subtitle"), /data-cms-label/);
+  assert.throws(() => plain({ label: " " }), TypeError);
+  assert.throws(() => image({ label: 3 as unknown as string }), TypeError);
 });

@@ -405,6 +405,30 @@ Deno.test("history panel in Chromium: list, keyboard restore, page updates witho
       );
       assert.equal(focused, "Restore");
       await page.press("Enter");
+      // Restore first shows what it changes: the words, then a confirm.
+      await page.waitFor(() =>
+        document.querySelector("cms-history")?.shadowRoot?.querySelector(
+          ".df ins",
+        )
+      );
+      const diff = await page.evaluate(() => {
+        const root = document.querySelector("cms-history")!.shadowRoot!;
+        const q = (s: string) =>
+          [...root.querySelectorAll(s)].map((e) => e.textContent);
+        return {
+          del: q(".df del"),
+          ins: q(".df ins"),
+          focused: root.activeElement?.textContent,
+          title: root.querySelector("h2")?.textContent,
+        };
+      });
+      assert.deepEqual(diff, {
+        del: ["New"],
+        ins: ["Old"],
+        focused: "Restore this version",
+        title: "History: Title",
+      });
+      await page.press("Enter");
       await page.waitFor(
         (sel: string) =>
           document.querySelector(sel)?.textContent === "Old title" &&

@@ -21,6 +21,22 @@ function clickBar(page: Page, label: string) {
   }, label);
 }
 
+/** The edit bar's status text, primary button and toast text. */
+function barView(page: Page) {
+  return page.evaluate(() => {
+    const root = document.querySelector("cms-edit-bar")!.shadowRoot!;
+    const toast = root.querySelector<HTMLElement>(".n")!;
+    return {
+      status: root.querySelector("[aria-live]")!.textContent,
+      primary: [...root.querySelectorAll("button.p")].map((b) => b.textContent),
+      toast: toast.hidden ? "" : toast.textContent,
+      toastButtons: [...toast.querySelectorAll("button")].map((b) =>
+        b.textContent
+      ),
+    };
+  });
+}
+
 function barHas(page: Page, label: string) {
   return page.waitFor(
     (label: string) => {
@@ -65,6 +81,15 @@ engineTest(
             },
           );
           await barHas(page, "Publish (1)");
+          await page.waitFor(
+            () =>
+              document.querySelector("cms-edit-bar")!.shadowRoot!
+                .querySelector("[aria-live]")!.textContent ===
+                "1 unpublished change",
+            { timeout: 10_000 },
+          );
+          const view = await barView(page);
+          assert.deepEqual(view.primary, ["Publish (1)"], "Publish leads");
           assert.doesNotMatch(await visitor(), /in place now/);
         },
       );
@@ -80,6 +105,11 @@ engineTest(
             },
           );
           assert.match(await visitor(), /Edit this page in place now/);
+          const view = await barView(page);
+          assert.match(view.toast!, /^Published: Title\./);
+          assert.deepEqual(view.toastButtons, ["View as visitor", "OK"]);
+          assert.equal(view.status, "All changes saved");
+          assert.deepEqual(view.primary, ["Save"], "Save leads again");
         },
       );
 

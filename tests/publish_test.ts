@@ -342,6 +342,11 @@ Deno.test("preview tokens: path and expiry are signed", async () => {
     await signer.verify(`${exp}.${sig.slice(0, -1)}${spare}`, "/"),
     false,
   );
+  // One spelling only: no leading zeros, sign or spaces in the expiry.
+  for (const spelling of [`0${exp}`, `00${exp}`, `+${exp}`, ` ${exp}`]) {
+    assert.equal(await signer.verify(`${spelling}.${sig}`, "/", now), false);
+  }
+  assert.equal(await signer.verify(`${exp}.${sig}`, "/", now), true);
   for (const bad of ["", "x", `${exp}.`, `${exp}.${sig}=`, null, undefined]) {
     assert.equal(await signer.verify(bad, "/"), false, String(bad));
   }
@@ -634,6 +639,8 @@ async function draftSuite(t: Deno.TestContext, site: Site) {
         `${Number(exp) + 1}.${sig}`,
         `${exp}.${sig.slice(0, -2)}AA`,
         `${Math.floor(Date.now() / 1000) - 10}.${sig}`,
+        `0${exp}.${sig}`, // non-canonical spellings of a valid token
+        `00${exp}.${sig}`,
         "",
         "garbage",
       ]

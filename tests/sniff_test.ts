@@ -3,11 +3,13 @@ import { imageEnd, sniffImage } from "../server/sniff.ts";
 import {
   animated,
   avif,
+  avifGrid,
   bytes,
   gif,
   gifFrameBomb,
   html,
   jpeg,
+  lyingAvif,
   png,
   pngHeader,
   randomBytes,
@@ -80,9 +82,15 @@ Deno.test("sniffImage rejects every truncated header", async () => {
     assert.notEqual(sniffImage(data.subarray(0, needed)), null, name);
   }
   const full = avif(2, 2);
-  const ispeEnd = full.length - 12; // the mdat box follows the ispe box
+  const ispeEnd = new TextDecoder("latin1").decode(full).indexOf("ispe") + 16;
   for (let n = 0; n < ispeEnd; n++) {
     assert.equal(sniffImage(full.subarray(0, n)), null, `avif cut at ${n}`);
+  }
+  // Cut after the size box, the item tables or the AV1 data are missing:
+  // never a clean answer.
+  for (let n = ispeEnd; n < full.length; n++) {
+    const cut = sniffImage(full.subarray(0, n));
+    assert.ok(cut === null || cut.conflict, `avif cut at ${n}`);
   }
 });
 
@@ -132,7 +140,8 @@ Deno.test("sniffImage rejects JPEGs without a frame header before the scan", () 
 Deno.test("sniffImage rejects AVIF without avif brand or without ispe", () => {
   assert.equal(sniffImage(avif(10, 10, "heic")), null);
   const noIspe = avif(10, 10);
-  noIspe.set(new TextEncoder().encode("ispX"), noIspe.length - 12 - 16);
+  const at = new TextDecoder("latin1").decode(noIspe).indexOf("ispe");
+  noIspe.set(new TextEncoder().encode("ispX"), at);
   assert.equal(sniffImage(noIspe), null);
   const notFtyp = avif(10, 10);
   notFtyp[4] = "x".charCodeAt(0);
@@ -208,4 +217,97 @@ Deno.test("imageEnd: the end of each real format, null when truncated", async ()
     }
   }
   assert.equal(imageEnd(new Uint8Array(4), "image/svg+xml"), null);
+});
+
+Deno.test("sniffImage reads the AV1 sequence header: a lying ispe is a conflict and the larger size counts", async () => {
+  const lying = sniffImage(avif(100, 100, "avif", [], [16000, 16000]));
+  assert.equal(lying?.width, 16000);
+  assert.equal(lying?.height, 16000);
+  assert.match(lying?.conflict ?? "", /16000x16000 but the AVIF header/);
+  // A smaller stream than the header is a conflict too (the header counts).
+  const small = sniffImage(avif(5000, 5000, "avif", [], [10, 10]));
+  assert.equal(small?.width, 5000);
+  assert.ok(small?.conflict);
+  // A real AVIF from sharp, rewritten the same way.
+  const real = sniffImage(await lyingAvif(16000, 16000));
+  assert.deepEqual([real?.width, real?.height], [16000, 16000]);
+  assert.ok(real?.conflict);
+  // Honest files: no conflict, sizes from sharp (with and without alpha).
+  assert.deepEqual(sniffImage(await solid(100, 60, "avif")), {
+    type: "image/avif",
+    ext: "avif",
+    width: 100,
+    height: 60,
+    frames: 1,
+  });
+  assert.equal(sniffImage(await lyingAvif(100, 100))?.conflict, undefined);
+  // A thumbnail item with its own honest header is no conflict.
+  assert.equal(sniffImage(avif(40, 30, "avif", [[4, 3]]))?.conflict, undefined);
+});
+
+Deno.test("sniffImage compares a VP8X canvas with its bitstream", async () => {
+  const real = await solid(64, 48, "webp");
+  const body = real.subarray(12); // the VP8 chunk
+  const u24 = (n: number) => [n & 255, (n >> 8) & 255, n >> 16];
+  const u32 = (
+    n: number,
+  ) => [n & 255, (n >> 8) & 255, (n >> 16) & 255, n >>> 24];
+  const vp8x = (w: number, h: number) => {
+    const inner = bytes(
+      "WEBP",
+      "VP8X",
+      u32(10),
+      [0, 0, 0, 0],
+      u24(w - 1),
+      u24(h - 1),
+      body,
+    );
+    return bytes("RIFF", u32(inner.length), inner);
+  };
+  assert.equal(sniffImage(vp8x(64, 48))?.conflict, undefined);
+  const lying = sniffImage(vp8x(8, 8));
+  assert.deepEqual([lying?.width, lying?.height], [64, 48]);
+  assert.match(lying?.conflict ?? "", /bitstream is 64x48/);
+});
+
+Deno.test("sniffImage is total on damaged AVIF and WebP: 2,000 mutations, no throw", async () => {
+  const seeds = [
+    await solid(40, 30, "avif"),
+    avif(64, 48, "avif", [[8, 6]]),
+    await solid(40, 30, "webp"),
+    await animated(20, 10, 3, "webp"),
+  ];
+  const noise = randomBytes(4 * 2000 * 3, 7);
+  let n = 0;
+  for (const seed of seeds) {
+    for (let i = 0; i < 500; i++, n++) {
+      const copy = seed.slice();
+      for (let k = 0; k < 3; k++) {
+        const at = (noise[(n * 3 + k) * 4] << 8 | noise[(n * 3 + k) * 4 + 1]) %
+          copy.length;
+        copy[at] = noise[(n * 3 + k) * 4 + 2];
+      }
+      const info = sniffImage(copy); // must not throw
+      if (info) assert.ok(info.width > 0 && info.height > 0);
+    }
+  }
+  assert.equal(n, 2000);
+});
+
+Deno.test("sniffImage checks AVIF grids: tiles count, cover the canvas, and overhang by less than a tile", () => {
+  const honest = sniffImage(avifGrid([120, 100], 2, 2, [64, 64]));
+  assert.equal(honest?.conflict, undefined);
+  assert.deepEqual([honest?.width, honest?.height], [128, 128], "tiles' area");
+  // 10 × 10 tiles of 64² behind a 100 × 100 grid: 409,600 pixels decoded.
+  const bomb = sniffImage(avifGrid([100, 100], 10, 10, [64, 64]));
+  assert.match(bomb?.conflict ?? "", /grid of tiles is 640x640/);
+  assert.deepEqual([bomb?.width, bomb?.height], [640, 640]);
+  // A grid whose data says more than its ispe.
+  const lying = sniffImage(
+    avifGrid([5000, 5000], 1, 1, [5000, 5000], [10, 10]),
+  );
+  assert.match(lying?.conflict ?? "", /grid canvas is 5000x5000/);
+  assert.deepEqual([lying?.width, lying?.height], [5000, 5000]);
+  // Too few tiles, or tiles that do not cover the canvas.
+  assert.ok(sniffImage(avifGrid([200, 200], 1, 1, [64, 64]))?.conflict);
 });

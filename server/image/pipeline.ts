@@ -34,12 +34,30 @@ export interface ImageOptions {
   maxFrames?: number;
   /** `"refuse"` answers 422 for animated images. Default `"keep"`. */
   animated?: "keep" | "refuse";
+  /**
+   * Longest time one image may take, decode and every output, in
+   * milliseconds; past it 422. Default 10,000.
+   */
+  timeoutMs?: number;
   /** Images decoded at the same time. Default 2. */
   concurrency?: number;
   /** Uploads that may wait for a decoder; beyond that 503. Default 16. */
   waiting?: number;
+  /**
+   * Pixels (width × height × frames) of the uploads being processed and
+   * waiting, together; an upload that would pass it gets 503. Default
+   * 100,000,000 (two images at the default `maxPixels` and change).
+   */
+  maxPixelsInFlight?: number;
   /** `Retry-After` seconds of that 503. Default 5. */
   retryAfter?: number;
+  /**
+   * The decoder queue. Default: one queue shared by every pipeline of the
+   * process that sets none of `concurrency`, `waiting`,
+   * `maxPixelsInFlight` and `retryAfter`, so that the budgets hold for the
+   * process, not per endpoint.
+   */
+  queue?: WorkQueue;
   /**
    * Loads sharp. Default: `import("sharp")`. When it rejects, uploads are
    * only checked by their headers and stored as uploaded, with
@@ -55,7 +73,15 @@ export const IMAGE_DEFAULTS = {
   maxPixels: 40_000_000,
   maxFrames: 300,
   animated: "keep",
+  timeoutMs: 10_000,
+  concurrency: 2,
+  waiting: 16,
+  maxPixelsInFlight: 100_000_000,
+  retryAfter: 5,
 } as const;
+
+/** The queue of every pipeline that leaves the queue options at default. */
+let sharedQueue: WorkQueue | undefined;
 
 /**
  * Checks and prepares uploads for storage. One instance per media endpoint:
@@ -72,7 +98,7 @@ export const IMAGE_DEFAULTS = {
  * ```
  */
 export class ImagePipeline {
-  readonly #options: Required<Omit<ImageOptions, "sharp">>;
+  readonly #options: Required<Omit<ImageOptions, "sharp" | "queue">>;
   readonly #loader: SharpLoader;
   readonly #queue: WorkQueue;
   #sharp?: Promise<Sharp | null>;
@@ -86,12 +112,24 @@ export class ImagePipeline {
       maxPixels: o.maxPixels ?? IMAGE_DEFAULTS.maxPixels,
       maxFrames: o.maxFrames ?? IMAGE_DEFAULTS.maxFrames,
       animated: o.animated ?? IMAGE_DEFAULTS.animated,
-      concurrency: o.concurrency ?? 2,
-      waiting: o.waiting ?? 16,
-      retryAfter: o.retryAfter ?? 5,
+      timeoutMs: o.timeoutMs ?? IMAGE_DEFAULTS.timeoutMs,
+      concurrency: o.concurrency ?? IMAGE_DEFAULTS.concurrency,
+      waiting: o.waiting ?? IMAGE_DEFAULTS.waiting,
+      maxPixelsInFlight: o.maxPixelsInFlight ??
+        IMAGE_DEFAULTS.maxPixelsInFlight,
+      retryAfter: o.retryAfter ?? IMAGE_DEFAULTS.retryAfter,
     };
     this.#loader = options.sharp ?? importSharp;
-    this.#queue = new WorkQueue(this.#options);
+    const own = o.concurrency ?? o.waiting ?? o.maxPixelsInFlight ??
+      o.retryAfter;
+    const queueOptions = {
+      ...this.#options,
+      maxPixels: this.#options.maxPixelsInFlight,
+    };
+    this.#queue = o.queue ??
+      (own === undefined
+        ? sharedQueue ??= new WorkQueue(queueOptions)
+        : new WorkQueue(queueOptions));
   }
 
   /** The decoder queue (for monitoring: `running`, `waiting`). */
@@ -102,10 +140,20 @@ export class ImagePipeline {
   /**
    * Checks `bytes` (recognised by the sniff as `info`) and returns what to
    * store. Throws {@linkcode HttpError} 422 for a truncated or damaged file,
-   * data after the image's end, or an image over budget; 503 when the
-   * decoder queue is full.
+   * a container that disagrees with its coded data, data after the image's
+   * end, an image over budget or past the time limit; 503 when the decoder
+   * queue or the pixels in flight are full; 499 once `signal` (the
+   * request's) aborts: waiting work never starts, running work stops at
+   * its next step.
    */
-  async prepare(bytes: Uint8Array, info: ImageInfo): Promise<PreparedImage> {
+  async prepare(
+    bytes: Uint8Array,
+    info: ImageInfo,
+    signal?: AbortSignal,
+  ): Promise<PreparedImage> {
+    if (info.conflict) {
+      throw new HttpError(422, `Image refused: ${info.conflict}`);
+    }
     checkBudget(info.width, info.height, info.frames, this.#options);
     checkStructure(bytes, info);
     const sharp = await this.#load();
@@ -114,9 +162,17 @@ export class ImagePipeline {
       const original = { bytes, type, ext, width, height };
       return { original, variants: [], processed: false };
     }
-    return await this.#queue.run(() =>
-      processImage(sharp, bytes, info, this.#options)
-    );
+    try {
+      return await this.#queue.run(
+        () => processImage(sharp, bytes, info, this.#options, signal),
+        { pixels: info.width * info.height * info.frames, signal },
+      );
+    } catch (err) {
+      if (signal?.aborted) {
+        throw new HttpError(499, "Upload abandoned: the client left");
+      }
+      throw err;
+    }
   }
 
   #load(): Promise<Sharp | null> {

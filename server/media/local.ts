@@ -200,7 +200,8 @@ export function serveLocalMedia(
     if (req.method !== "GET" && req.method !== "HEAD") {
       return text(405, "method not allowed", { Allow: "GET, HEAD" });
     }
-    const key = keyOf(new URL(req.url).pathname, prefix);
+    const url = URL.parse(req.url);
+    const key = url ? keyOf(url.pathname, prefix) : null;
     const opened = key === null ? null : await storage.open(key);
     if (!opened) return text(404, "not found");
     const headers = {

@@ -179,14 +179,16 @@ export interface DemoProcess {
   child: Deno.ChildProcess;
   /** All it wrote to stdout, once it has exited. */
   output: Promise<string>;
+  /** All it wrote to stderr, once it has exited (with `stderr: "piped"`). */
+  errors: Promise<string>;
 }
 
 /** Options of {@linkcode spawnDemo}. */
 export interface SpawnDemoOptions {
   /** Start from an empty environment (only `env`). Default `false`. */
   clearEnv?: boolean;
-  /** Where its stderr goes. Default `"inherit"`. */
-  stderr?: "inherit" | "null";
+  /** Where its stderr goes (`"piped"`: into `errors`). Default `"inherit"`. */
+  stderr?: "inherit" | "null" | "piped";
 }
 
 const ROOT = new URL("../../", import.meta.url);
@@ -215,6 +217,10 @@ export async function spawnDemo(
     stdout: "piped",
     stderr: options.stderr ?? "inherit",
   }).spawn();
+  const errors = options.stderr === "piped"
+    ? new Response(child.stderr).text()
+    : Promise.resolve("");
+  errors.catch(() => {});
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
   try {
@@ -235,7 +241,13 @@ export async function spawnDemo(
         })();
         output.catch(() => {});
         const url = match[1];
-        return { url, port: Number(new URL(url).port), child, output };
+        return {
+          url,
+          port: Number(new URL(url).port),
+          child,
+          output,
+          errors,
+        };
       }
     }
     throw new Error("demo did not start within 60 s");
@@ -318,4 +330,39 @@ export async function editInBrowser(
   });
   await page.goto(`${url}/?edit`);
   await page.waitFor("cms-edit-bar", { timeout: 15_000 });
+}
+
+/**
+ * Starts the demo in-process on a free port with a temp data folder and an
+ * empty client folder (HTTP-level tests never load the bundle), runs `fn`
+ * with its URL and data folder, then stops it and removes both folders.
+ *
+ * @example
+ * ```ts
+ * import { withDemo } from "./demo.ts";
+ * await withDemo(async (url) => {
+ *   await (await fetch(url)).body?.cancel();
+ * });
+ * ```
+ */
+export async function withDemo(
+  fn: (url: string, dataDir: string) => Promise<void>,
+  options: DemoOptions = {},
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "cms-demo-" });
+  const clientDir = await Deno.makeTempDir({ prefix: "cms-demo-client-" });
+  const demo = await startDemo({
+    port: 0,
+    dataDir: dir,
+    password: DEMO_PASSWORD,
+    clientDir,
+    ...options,
+  });
+  try {
+    await fn(demo.url, dir);
+  } finally {
+    await demo.close();
+    await Deno.remove(clientDir, { recursive: true });
+    await Deno.remove(dir, { recursive: true });
+  }
 }

@@ -1,0 +1,202 @@
+/**
+ * The rich text editor's view (part of the rich chunk): the ARIA formatting
+ * toolbar (one tab stop, arrow keys move), the panel slot the lazy panels
+ * show in, the file input, the upload progress and the status line.
+ *
+ * @module
+ */
+
+import type { IconName } from "./icons.ts";
+import { type Labels, t } from "./labels.ts";
+import { blockMenu, BLOCKS, inCode, toggleCode } from "./rich_blocks.ts";
+import type { RichCore } from "./rich.ts";
+import { images, insertImages } from "./rich_uploads.ts";
+
+/** One toolbar button: icon, name, command or action, key shortcuts,
+ * pressed state (commands have theirs). */
+type Item = [
+  IconName,
+  keyof Labels,
+  string | (() => unknown),
+  string?,
+  (() => boolean)?,
+];
+
+const MAC = /Mac|iP(hone|ad)/.test(navigator.platform);
+
+/**
+ * The first shortcut of `keys` (an `aria-keyshortcuts` value) as people
+ * read it on this system: "Ctrl+B", or "⌘B" on Apple keyboards.
+ */
+export function keyText(keys: string): string {
+  const all = keys.split(" ");
+  const key = (MAC && all.find((k) => k.startsWith("Meta"))) || all[0];
+  const names: Record<string, string> = MAC
+    ? { Control: "⌃", Meta: "⌘", Alt: "⌥", Shift: "⇧" }
+    : { Control: "Ctrl" };
+  return key.split("+").map((k) => names[k] ?? k).join(MAC ? "" : "+");
+}
+
+/** The buttons of `ed`'s toolbar; the block menu goes after index 3. */
+function items(ed: RichCore): Item[] {
+  return [
+    ["bold", "bold", "bold", "Control+B Meta+B"],
+    ["italic", "italic", "italic", "Control+I Meta+I"],
+    [
+      "code",
+      "inlineCode",
+      () => toggleCode(ed),
+      "Control+E Meta+E",
+      () => inCode(ed),
+    ],
+    ["link", "link", ed.link, "Control+K Meta+K"],
+    ["list", "bulleted", "insertUnorderedList"],
+    ["ordered", "numbered", "insertOrderedList"],
+    ["image", "image", ed.chooseImages],
+    ["undo", "undo", () => ed.undo(-1), "Control+Z Meta+Z"],
+    [
+      "redo",
+      "redo",
+      () => ed.undo(1),
+      "Control+Shift+Z Meta+Shift+Z Control+Y",
+    ],
+    ["keys", "shortcuts", ed.shortcuts, "Control+/ Meta+/"],
+  ];
+}
+
+/** The toolbar's shortcuts, for the shortcuts panel. */
+function shortcutList(ed: RichCore): [keyof Labels, string][] {
+  const blocks = BLOCKS.filter(([, , keys]) => keys)
+    .map(([, label, keys]) => [label, keys!] as [keyof Labels, string]);
+  return [
+    ...items(ed).filter(([, , , keys]) => keys).map((
+      [, label, , keys],
+    ) => [label, keys!] as [keyof Labels, string]),
+    ...blocks,
+  ];
+}
+
+/**
+ * Builds the toolbar and its companions into `ed.root` and gives `ed` its
+ * view parts (show, close, pick, say, progress, chooseImages, refresh).
+ * Returns the removers of its listeners.
+ */
+export function createToolbar(ed: RichCore, label: string): (() => void)[] {
+  const { kit: { h, listen }, el, root } = ed;
+  const file = h("input", {
+    type: "file",
+    accept: "image/*",
+    multiple: "",
+    hidden: "",
+  });
+  const progress = h("progress", {
+    "aria-label": t("uploadProgress"),
+    hidden: "",
+  });
+  const msg = h("span", { class: "m", role: "status" });
+  const slot = h("div", { class: "sl", hidden: "" });
+  const toolbar = h("div", {
+    role: "toolbar",
+    "aria-label": t("formatting", { label }),
+  });
+  if (el.id) toolbar.setAttribute("aria-controls", el.id);
+  root.append(h("div", { class: "w k" }, toolbar, slot, file, progress, msg));
+  let picked: ((f: File | undefined) => void) | undefined;
+  Object.assign(ed, {
+    show(panel: HTMLElement) {
+      slot.replaceChildren(panel);
+      slot.hidden = false;
+    },
+    close() {
+      slot.hidden = true;
+      slot.replaceChildren();
+      ed.restore();
+    },
+    pick: () =>
+      new Promise<File | undefined>((resolve) => {
+        picked?.(undefined);
+        picked = resolve;
+        file.multiple = false;
+        file.click();
+      }),
+    say: (text: string) => msg.textContent = text,
+    progress(value?: number) {
+      progress.hidden = value === undefined;
+      if (value !== undefined) progress.value = value;
+    },
+    chooseImages() {
+      file.multiple = true;
+      file.click();
+    },
+    shortcuts: () =>
+      void import("./shortcuts.ts").then((m) =>
+        m.openShortcuts(ed, shortcutList(ed), keyText)
+      ),
+  });
+  ed.refresh = buttons(ed, toolbar);
+  return [
+    listen(file, "change", () => {
+      const chosen = images(file.files);
+      file.value = "";
+      if (picked) picked(chosen[0]);
+      else insertImages(ed, chosen);
+      picked = undefined;
+    }),
+    listen(file, "cancel", () => picked = void picked?.(undefined)),
+  ];
+}
+
+/** Fills `toolbar` with the buttons; returns the pressed-state refresh. */
+function buttons(ed: RichCore, toolbar: HTMLElement): () => void {
+  const { kit: { h, Icon }, root } = ed;
+  const toggles: [HTMLButtonElement, () => boolean][] = [];
+  const list = items(ed).map(([icon, key, run, keys, state]) => {
+    const name = t(key);
+    // In a shadow root a button has no form: no `type` needed.
+    const b = h("button", {
+      "aria-label": name,
+      tabindex: "-1",
+      "data-tip": keys ? `${name} (${keyText(keys)})` : name,
+    });
+    b.append(Icon(icon));
+    if (keys) b.setAttribute("aria-keyshortcuts", keys);
+    b.onmousedown = (e) => e.preventDefault();
+    b.onclick = () => {
+      ed.restore();
+      if (typeof run === "string") ed.exec(run);
+      else void run();
+      refresh();
+    };
+    state ??= typeof run === "string"
+      ? () => document.queryCommandState(run)
+      : undefined;
+    if (state) {
+      b.setAttribute("aria-pressed", "false");
+      toggles.push([b, state]);
+    }
+    return b;
+  });
+  const block = blockMenu(ed, keyText);
+  const refresh = () => {
+    for (const [b, state] of toggles) {
+      b.setAttribute("aria-pressed", String(state()));
+    }
+    block.refresh();
+  };
+  const stops = [...list.slice(0, 4), block.button, ...list.slice(4)];
+  stops[0].tabIndex = 0;
+  toolbar.append(...list.slice(0, 4), block.wrap, ...list.slice(4));
+  toolbar.onkeydown = (e) => {
+    const i = stops.indexOf(root.activeElement as HTMLButtonElement);
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: -1 }[
+      e.key
+    ];
+    if (i < 0 || to === undefined) return;
+    e.preventDefault();
+    // Moves the toolbar's one tab stop to `to` and focuses it.
+    const n = stops.length;
+    stops.forEach((b, j) => b.tabIndex = j === (to + n) % n ? 0 : -1);
+    stops[(to + n) % n].focus();
+  };
+  return refresh;
+}

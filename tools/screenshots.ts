@@ -1,0 +1,328 @@
+/**
+ * Regenerates the UI gallery in `docs/ui/`: every surface of the editor
+ * (edit bar, toolbar with a tooltip, block-type menu, link panel, alt text
+ * dialog, image tools, image field panel, shortcuts list, history and its
+ * diff, conflict dialog, publish controls and the publish toast), in the
+ * light and dark schemes, at 1280 px and 375 px wide, on the demo in
+ * Chromium (puppeteer-core, `tests/helpers/browser.ts`). Writes
+ * `docs/ui/<surface>-<scheme>-<width>.png` and `docs/ui/README.md`.
+ *
+ * Run: `deno task screenshots`
+ *
+ * @module
+ */
+import { startDemo } from "../demo/main.ts";
+import { launch, type Page } from "../tests/helpers/browser.ts";
+import { png } from "../tests/fixtures/images.ts";
+
+const OUT = new URL("../docs/ui/", import.meta.url).pathname;
+const PASSWORD = "screenshots only";
+const SCHEMES = ["light", "dark"] as const;
+const WIDTHS = [1280, 375] as const;
+
+/** One picture: how to get there from the previous one. */
+interface Scene {
+  name: string;
+  title: string;
+  /** Draft mode demo (publish controls). */
+  draft?: boolean;
+  run(page: Page, ctx: { image: string }): Promise<void>;
+}
+
+const shadow = (page: Page, host: string, sel: string) =>
+  page.waitFor(
+    (host: string, sel: string) =>
+      document.querySelector(host)?.shadowRoot?.querySelector(sel),
+    { timeout: 10_000 },
+    host,
+    sel,
+  );
+
+/** Selects `text` in the body region. */
+const select = (page: Page, text: string, collapse = false) =>
+  page.evaluate(
+    (text: string, collapse: boolean) => {
+      const el = document.querySelector(
+        "[data-cms-field='pages:home:body']",
+      ) as HTMLElement;
+      el.focus();
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n; (n = walker.nextNode());) {
+        const at = n.textContent!.indexOf(text);
+        if (at < 0) continue;
+        const end = at + text.length;
+        getSelection()!.setBaseAndExtent(n, collapse ? end : at, n, end);
+        n.parentElement!.scrollIntoView({ block: "center" });
+        return;
+      }
+    },
+    text,
+    collapse,
+  );
+
+const clickBar = (page: Page, label: string) =>
+  page.evaluate((label: string) => {
+    const root = document.querySelector("cms-edit-bar")!.shadowRoot!;
+    [...root.querySelectorAll("button")]
+      .find((b) => b.textContent!.startsWith(label))?.click();
+  }, label);
+
+const escape = (page: Page) => page.press("Escape");
+
+const SCENES: Scene[] = [
+  {
+    name: "edit-bar",
+    title: "Edit bar with an unsaved change",
+    async run(page) {
+      await page.click("h1");
+      await page.press("End");
+      await page.type(" today");
+    },
+  },
+  {
+    name: "toolbar",
+    title: "Rich text toolbar, a tooltip with its shortcut",
+    async run(page) {
+      await select(page, "Sign in", true);
+      await page.press("Tab", ["Shift"]);
+      await page.press("Home");
+    },
+  },
+  {
+    name: "block-menu",
+    title: "Block-type menu",
+    async run(page) {
+      for (let i = 0; i < 4; i++) await page.press("ArrowRight");
+      await page.press("Enter");
+      await shadow(page, "cms-rich-toolbar", "[role=menu]:not([hidden])");
+    },
+  },
+  {
+    name: "link-panel",
+    title: "Link panel",
+    async run(page) {
+      await escape(page);
+      await select(page, "media endpoint");
+      await page.press("k", ["Control"]);
+      await shadow(page, "cms-rich-toolbar", "form input[name=linkUrl]");
+    },
+  },
+  {
+    name: "alt-dialog",
+    title: "Alt text dialog (while an image uploads)",
+    async run(page, { image }) {
+      await escape(page);
+      await select(page, "Sign in", true);
+      await page.upload("cms-rich-toolbar >>> input[type=file]", image);
+      await shadow(page, "cms-rich-toolbar", "dialog[open] input[type=text]");
+    },
+  },
+  {
+    name: "image-tools",
+    title: "Image tools (a click on an image in rich text)",
+    async run(page) {
+      await page.type("A grey square");
+      await page.press("Enter");
+      await page.waitFor("[data-cms-field='pages:home:body'] img", {
+        timeout: 10_000,
+      });
+      await page.click("[data-cms-field='pages:home:body'] img");
+      await shadow(page, "cms-rich-toolbar", "form[aria-label=Image]");
+    },
+  },
+  {
+    name: "shortcuts",
+    title: "Keyboard shortcuts (Ctrl+/)",
+    async run(page) {
+      await escape(page);
+      await select(page, "Sign in", true);
+      await page.press("/", ["Control"]);
+      await shadow(page, "cms-rich-toolbar", ".ks");
+    },
+  },
+  {
+    name: "image-field",
+    title: "Image field panel",
+    async run(page) {
+      await escape(page);
+      await page.evaluate(() =>
+        document.querySelector("img[data-cms-type=image]")?.scrollIntoView({
+          block: "center",
+        })
+      );
+      await page.click("img[data-cms-type=image]");
+      await shadow(page, "cms-image-field", "form");
+    },
+  },
+  {
+    name: "history",
+    title: "History of a field",
+    async run(page) {
+      await escape(page);
+      await page.press("s", ["Control"]);
+      await page.click("h1");
+      await clickBar(page, "History");
+      await shadow(page, "cms-history", "dialog[open] li button");
+    },
+  },
+  {
+    name: "history-diff",
+    title: "What a restore would change (word diff)",
+    async run(page) {
+      await page.press("Enter");
+      await shadow(page, "cms-history", ".df");
+    },
+  },
+  {
+    name: "conflict",
+    title: "Conflict dialog",
+    async run(page) {
+      await escape(page);
+      // Someone else saves the title first.
+      await page.evaluate(async () => {
+        const h1 = document.querySelector("h1")!;
+        await fetch("/api/cms/save", {
+          method: "PATCH",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            collection: "pages",
+            key: "home",
+            field: "title",
+            value: "Edit this page together",
+            version: h1.dataset.cmsVersion,
+          }),
+        });
+      });
+      await page.click("h1");
+      await page.press("End");
+      await page.type("!");
+      await page.press("s", ["Control"]);
+      await shadow(page, "cms-edit-bar", "dialog[open]");
+    },
+  },
+  {
+    name: "publish",
+    title: "Draft mode: unpublished changes, Publish is primary",
+    draft: true,
+    async run(page) {
+      await page.click("h1");
+      await page.press("End");
+      await page.type(" now");
+      await page.press("s", ["Control"]);
+      await page.waitFor(() => document.querySelector("h1[data-cms-draft]"), {
+        timeout: 10_000,
+      });
+    },
+  },
+  {
+    name: "publish-toast",
+    title: "After a publish: what went live, View as visitor",
+    draft: true,
+    async run(page) {
+      await clickBar(page, "Publish");
+      await shadow(page, "cms-edit-bar", ".n:not([hidden])");
+    },
+  },
+];
+
+/** Logs in and opens the demo in edit mode. */
+async function editPage(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.click("#password");
+  await page.type(PASSWORD);
+  await page.press("Enter");
+  await page.waitFor(() => document.querySelector('a[href="/?edit"]'), {
+    timeout: 10_000,
+  });
+  await page.goto(`${url}/?edit`);
+  await page.waitFor("cms-edit-bar", { timeout: 15_000 });
+}
+
+/** Takes every scene of one mode in one scheme and width. */
+async function shoot(
+  scheme: string,
+  width: number,
+  draft: boolean,
+  image: string,
+): Promise<string[]> {
+  const dataDir = await Deno.makeTempDir({ prefix: "cms-shots-" });
+  const demo = await startDemo({
+    port: 0,
+    dataDir,
+    password: PASSWORD,
+    ...draft ? { publishMode: "draft" as const } : {},
+  });
+  const browser = await launch("chromium");
+  const done: string[] = [];
+  try {
+    const page = await browser.newPage();
+    await page.setViewport(width, width > 600 ? 800 : 740);
+    await page.puppeteer!.emulateMediaFeatures([
+      { name: "prefers-color-scheme", value: scheme },
+    ]);
+    await editPage(page, demo.url);
+    for (const scene of SCENES.filter((s) => !!s.draft === draft)) {
+      try {
+        await scene.run(page, { image });
+        await new Promise((r) => setTimeout(r, 150)); // let transitions end
+        await Deno.writeFile(
+          `${OUT}${scene.name}-${scheme}-${width}.png`,
+          await page.screenshot(),
+        );
+        done.push(scene.name);
+      } catch (err) {
+        console.error(`${scene.name} ${scheme} ${width}: ${err}`);
+      }
+    }
+  } finally {
+    await browser.close();
+    await demo.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+  return done;
+}
+
+if (import.meta.main) {
+  await Deno.mkdir(OUT, { recursive: true });
+  for await (const f of Deno.readDir(OUT)) {
+    if (f.name.endsWith(".png")) await Deno.remove(OUT + f.name);
+  }
+  const image = await Deno.makeTempFile({ suffix: ".png" });
+  await Deno.writeFile(image, await png(320, 200));
+  const taken = new Set<string>();
+  try {
+    for (const scheme of SCHEMES) {
+      for (const width of WIDTHS) {
+        for (const draft of [false, true]) {
+          for (const n of await shoot(scheme, width, draft, image)) {
+            taken.add(n);
+          }
+          console.log(`${scheme} ${width}${draft ? " draft" : ""}: done`);
+        }
+      }
+    }
+  } finally {
+    await Deno.remove(image);
+  }
+  const rows = SCENES.filter((s) => taken.has(s.name)).map((s) =>
+    `## ${s.title}\n\n` +
+    SCHEMES.map((scheme) =>
+      WIDTHS.map((w) =>
+        `<img src="${s.name}-${scheme}-${w}.png" width="${
+          w > 600 ? 480 : 180
+        }" alt="${s.title}, ${scheme}, ${w} px">`
+      ).join("\n")
+    ).join("\n") + "\n"
+  );
+  await Deno.writeTextFile(
+    `${OUT}README.md`,
+    `# The editor's UI\n\nEvery surface in the light and dark schemes, at 1280 px and 375 px (Chromium, the demo). Regenerate with \`deno task screenshots\`.\n\n${
+      rows.join("\n")
+    }`,
+  );
+  // In deno fmt's shape, so `deno fmt --check` stays clean.
+  await new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--quiet", `${OUT}README.md`],
+  }).output();
+  console.log(`docs/ui/: ${taken.size} surfaces`);
+}
