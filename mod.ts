@@ -251,3 +251,20 @@ export {
   type PublishedMessage,
   type SavedMessage,
 } from "./server/events_bus.ts";
+// Scheduled publishing and the media library.
+export { Scheduler, type SchedulerOptions } from "./server/schedule.ts";
+export type {
+  Schedule,
+  ScheduleFailure,
+  ScheduleFiring,
+  ScheduleStore,
+} from "./server/store/schedule.ts";
+export {
+  collectMedia,
+  type CollectMediaOptions,
+  createMediaLibraryHandler,
+  type MediaGcReport,
+  type MediaLibraryHandlerOptions,
+  type MediaScanOptions,
+  type Upload,
+} from "./server/media_library.ts";

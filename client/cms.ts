@@ -169,6 +169,14 @@ export function mount(
         }));
       }
     });
+    // Publish at…, scheduled marks and the schedules (a lazy chunk).
+    import("./schedule.ts").then((m) => {
+      if (s.alive) {
+        s.cleanups.push(
+          m.attachSchedule(kit, s.bar, cfg.publish, s.list, cfg.editor),
+        );
+      }
+    });
   }
   if (cfg.events) attachPresence(s, cfg.events);
   const rich = makeRegions(s);

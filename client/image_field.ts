@@ -85,12 +85,13 @@ export function openImageField(kit: Kit, target: ImageFieldTarget): () => void {
   const status = h("p", { class: "m", role: "status" }, t("dropImage"));
   const file = h("input", { type: "file", accept: "image/*", hidden: "" });
   const replace = h("button", { class: "p" }, t("replace"));
+  const library = h("button", { type: "button" }, t("fromLibrary"));
   const cancel = h("button", {}, t("cancel"));
   const form = h(
     "form",
     { class: "k", role: "group", "aria-label": t("changeImage") },
     status,
-    h("div", { class: "a" }, replace, cancel),
+    h("div", { class: "a" }, replace, library, cancel),
     file,
   );
   root.append(form);
@@ -107,6 +108,14 @@ export function openImageField(kit: Kit, target: ImageFieldTarget): () => void {
     target.el.focus();
   };
   replace.onclick = () => file.click();
+  library.onclick = async () => {
+    const { openLibrary } = await import("./media_library.ts");
+    const chosen = await openLibrary(kit, target.media);
+    if (!chosen) return library.focus();
+    const { alt: _, ...attrs } = chosen.attrs; // the host's alt stays
+    target.done(chosen.item.url, attrs);
+    close();
+  };
   cancel.onclick = close;
   file.onchange = async () => {
     const chosen = file.files?.[0];

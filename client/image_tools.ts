@@ -95,7 +95,8 @@ export function askAlt(
 /**
  * Shows the panel for an image in the region: Replace (a new upload takes
  * its place; the old one keeps the layout box until the new one arrives),
- * Alt text, Remove.
+ * Choose from library (a stored image and its variants, no upload), Alt
+ * text, Remove.
  *
  * @example
  * ```ts ignore
@@ -107,6 +108,18 @@ export function openImageTools(
   img: HTMLImageElement,
 ): void {
   const { kit: { h } } = editor;
+  /** Shows a stored image (new attributes) in `img`, as one undo step. */
+  const show = (attrs: Record<string, string>) => {
+    if (!img.isConnected) return;
+    editor.change(() => {
+      for (const name of ["srcset", "sizes", "loading", "decoding"]) {
+        img.removeAttribute(name);
+      }
+      for (const [name, value] of Object.entries(attrs)) {
+        img.setAttribute(name, value);
+      }
+    });
+  };
   const button = (label: keyof Labels, run: () => unknown) => {
     const b = h("button", { type: "button" }, t(label));
     b.onclick = () => void run();
@@ -123,14 +136,17 @@ export function openImageTools(
       editor.close();
       // The old image stays, with its box, until the new one is stored.
       const attrs = await editor.upload(file, alt);
-      if (!attrs || !img.isConnected) return;
-      editor.change(() => {
-        for (const name of ["srcset", "sizes", "loading", "decoding"]) {
-          img.removeAttribute(name);
-        }
-        for (const [name, value] of Object.entries(attrs)) {
-          img.setAttribute(name, value);
-        }
+      if (attrs) show(attrs);
+    }),
+    button("fromLibrary", async () => {
+      const { openLibrary } = await import("./media_library.ts");
+      const chosen = await openLibrary(editor.kit, editor.media);
+      if (!chosen) return editor.restore();
+      editor.close();
+      // The image's own alt text stays; the library's fills an empty one.
+      show({
+        ...chosen.attrs,
+        alt: img.getAttribute("alt") || chosen.attrs.alt,
       });
     }),
     button("altText", async () => {

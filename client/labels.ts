@@ -126,6 +126,10 @@ export const en = {
   here: "{name} is here",
   editing: "{name} is editing",
   savedBy: "{name} saved this field",
+  // Scheduling and the media library (their dialogs: schedule.ts and
+  // media_library.ts).
+  publishAt: "Publish at…",
+  fromLibrary: "Choose from library",
 };
 
 /** A complete label table (see {@linkcode en} for the keys). */

@@ -116,4 +116,6 @@ export const de: Labels = {
   here: "{name} ist hier",
   editing: "{name} bearbeitet",
   savedBy: "{name} hat dieses Feld gespeichert",
+  publishAt: "Veröffentlichen um…",
+  fromLibrary: "Aus der Mediathek wählen",
 };

@@ -61,6 +61,8 @@ export interface RichEditor {
   el: HTMLElement;
   /** The toolbar's shadow root (the alt text dialog lives there). */
   root: ShadowRoot;
+  /** The media endpoint (its `library` sibling lists the uploads). */
+  media: string;
   /** The region's last selection, if any. */
   range(): Range | undefined;
   /** Focuses the region and puts its last selection back. */
@@ -228,6 +230,7 @@ function createCore(
     kit,
     el,
     root,
+    media: options.media ?? "/api/cms/media",
     options,
     history,
     base: options.mediaBase ?? "",

@@ -30,11 +30,7 @@ export async function upload(
   ed.say(t("uploading", { name: image.name }));
   ed.progress(0);
   try {
-    const up = await uploadImage(
-      options.media ?? "/api/cms/media",
-      image,
-      (p) => ed.progress(p),
-    );
+    const up = await uploadImage(ed.media, image, (p) => ed.progress(p));
     if (!options.mediaBase && up.url.endsWith(up.key)) {
       ed.base = up.url.slice(0, -up.key.length);
     }

@@ -80,6 +80,10 @@ export function uploadImage(
           (status ? `HTTP ${status}` : "server unreachable"),
       });
     xhr.open("POST", url);
+    // The media library shows and searches the file's name.
+    if (file instanceof File) {
+      xhr.setRequestHeader("X-File-Name", encodeURIComponent(file.name));
+    }
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };

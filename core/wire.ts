@@ -421,3 +421,106 @@ export interface DraftsEventData {
   /** The drafted fields now. */
   fields: string[];
 }
+
+// ---------------------------------------------------------------------------
+// Scheduled publishing and the media library (issue 23). Kept together in
+// this block so the wire types of other work merge around it.
+// ---------------------------------------------------------------------------
+
+/** The status of a publish accepted for later (`at` given): 202 Accepted. */
+export const SCHEDULED = 202;
+
+/**
+ * The 202 answer of `POST /api/cms/publish` with `at`: the schedule made.
+ *
+ * @example
+ * ```ts
+ * import type { ScheduleAnswer } from "./wire.ts";
+ * const answer: ScheduleAnswer = {
+ *   id: "0c8e…",
+ *   at: "2030-01-01T09:00:00.000Z",
+ *   fields: ["pages:home:title"],
+ * };
+ * ```
+ */
+export interface ScheduleAnswer {
+  /** The schedule's id (to cancel it). */
+  id: string;
+  /** When it fires, ISO 8601 in UTC. */
+  at: string;
+  /** The field addresses it publishes. */
+  fields: string[];
+}
+
+/** One schedule in a {@linkcode ScheduleListing}. */
+export interface ScheduleEntry extends ScheduleAnswer {
+  /** Who scheduled it. */
+  editor: string;
+  /** When it was made, ISO 8601. */
+  created: string;
+  /** `pending` until it fires; `failed` when it fired and could not publish. */
+  state: "pending" | "failed";
+  /** Why it failed (state `failed`). */
+  reason?: string;
+  /** The addresses whose draft changed after scheduling (state `failed`). */
+  conflicts?: string[];
+}
+
+/**
+ * The 200 answer of `GET /api/cms/schedule`: pending and failed schedules,
+ * soonest first.
+ *
+ * @example
+ * ```ts
+ * import type { ScheduleListing } from "./wire.ts";
+ * const listing: ScheduleListing = { schedules: [] };
+ * ```
+ */
+export interface ScheduleListing {
+  /** Soonest first. */
+  schedules: ScheduleEntry[];
+}
+
+/** One upload in a {@linkcode MediaLibraryPage}: an original and its variants. */
+export interface MediaLibraryItem {
+  /** The original's storage key. */
+  key: string;
+  /** The file's name as the editor's browser sent it (else the key's last segment). */
+  name: string;
+  /** The original's public URL (what an image field stores). */
+  url: string;
+  /** Bytes of the original and its variants. */
+  size: number;
+  /** The variants stored beside it, with their width (from the key). */
+  variants: { key: string; url: string; size: number; width: number }[];
+  /** When the original was stored, ISO 8601. */
+  uploaded: string;
+  /**
+   * Who uploaded it (the media endpoint's record), else the editor who first
+   * used it in content; `null` when neither is known.
+   */
+  uploader: string | null;
+  /** The alt texts it is shown with in rich fields, sorted. */
+  alts: string[];
+  /** Whether a current value, draft or kept revision uses it. */
+  used: boolean;
+}
+
+/**
+ * The 200 answer of `GET /api/cms/media/library?q=&cursor=&limit=`: one
+ * page of uploads, newest first.
+ *
+ * @example
+ * ```ts
+ * import type { MediaLibraryPage } from "./wire.ts";
+ * const page: MediaLibraryPage = { uploads: [], next: null, total: 0 };
+ * ```
+ */
+export interface MediaLibraryPage {
+  /** This page, newest first. */
+  uploads: MediaLibraryItem[];
+  /** The `cursor` of the next page, or `null` on the last. */
+  next: string | null;
+  /** How many uploads match the search. */
+  total: number;
+}

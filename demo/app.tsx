@@ -8,15 +8,18 @@ import { readBody } from "../server/body.ts";
 import { errorResponse, HttpError, text } from "../server/http.ts";
 import { log } from "../server/log.ts";
 import { createMediaHandler } from "../server/media.ts";
+import { createMediaLibraryHandler } from "../server/media_library.ts";
 import { isCrossSite, requestUrl } from "../server/origin.ts";
 import { createSaveHandler } from "../server/save.ts";
 import { createHistoryHandler } from "../server/history.ts";
 import { EditorEvents } from "../server/events.ts";
 import type { EventBus } from "../server/events_bus.ts";
 import {
+  createCancelScheduleHandler,
   createDiscardHandler,
   createDraftsHandler,
   createPublishHandler,
+  createScheduleHandler,
 } from "../server/publish.ts";
 import {
   createPreviewHandler,
@@ -24,12 +27,13 @@ import {
   type PreviewSigner,
 } from "../server/preview.ts";
 import { draftStore } from "../server/save.ts";
+import type { Scheduler } from "../server/schedule.ts";
 import type {
   Authorize,
   Editor,
   EndpointCall,
   HistoryStore,
-  MediaStorage,
+  ListableMediaStorage,
   PublishMode,
 } from "../server/types.ts";
 import type { Handler } from "../server/http.ts";
@@ -62,7 +66,7 @@ export interface DemoAppOptions {
   /** Content of `pages:home`. */
   store: HistoryStore;
   /** Where uploads go. */
-  media: MediaStorage;
+  media: ListableMediaStorage;
   /** Serves uploaded files (local storage only), or `null` (S3 serves them). */
   serveMedia: ((req: Request) => Promise<Response>) | null;
   /** URL prefix of `serveMedia`, e.g. `/media/`. */
@@ -108,6 +112,8 @@ export interface DemoAppOptions {
     /** Gets the hub once made (the caller closes it). */
     created?: (hub: EditorEvents) => void;
   };
+  /** Fires scheduled publishes (draft mode); woken by new schedules. */
+  scheduler?: Scheduler;
 }
 
 const CLIENT_PREFIX = "/cms/";
@@ -183,6 +189,7 @@ export async function createDemoApp(
       allowlist: ALLOWLIST,
       store: drafted,
       allowedHosts,
+      scheduler: options.scheduler,
       publicOrigin,
       onPublish: events.onPublish,
       onDiscard: events.onDiscard,
@@ -190,6 +197,11 @@ export async function createDemoApp(
     draftRoutes.set("/api/cms/drafts", createDraftsHandler(opts));
     draftRoutes.set("/api/cms/publish", createPublishHandler(opts));
     draftRoutes.set("/api/cms/discard", createDiscardHandler(opts));
+    draftRoutes.set("/api/cms/schedule", createScheduleHandler(opts));
+    draftRoutes.set(
+      "/api/cms/schedule/cancel",
+      createCancelScheduleHandler(opts),
+    );
     if (signer) {
       draftRoutes.set(
         "/api/cms/preview",
@@ -206,6 +218,15 @@ export async function createDemoApp(
   const media = createMediaHandler({
     authorize,
     storage: options.media,
+    allowedHosts,
+    publicOrigin,
+    uploads: store,
+  });
+  // The media library: every storage the demo uses can list its uploads.
+  const library = createMediaLibraryHandler({
+    authorize,
+    storage: options.media,
+    store,
     allowedHosts,
     publicOrigin,
   });
@@ -361,6 +382,7 @@ export async function createDemoApp(
       if (path === "/api/cms/history") return await history(req);
       if (path === "/api/cms/media") return await media(req);
       if (path === "/api/cms/events") return await events.handler(req);
+      if (path === "/api/cms/media/library") return await library(req);
       const draftRoute = draftRoutes.get(path);
       if (draftRoute) return await draftRoute(req);
       if (options.serveMedia && path.startsWith(options.mediaPrefix)) {

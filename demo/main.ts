@@ -19,7 +19,9 @@
  * - `CMS_EVENTS_HEARTBEAT_MS` (default 15000): the editor event stream's
  *   heartbeat; presence of a vanished instance is gone within two.
  * - `CMS_PUBLISH=draft`: saves are drafts until an editor publishes them
- *   (default `direct`: saves go live).
+ *   (default `direct`: saves go live). Publishes can then be scheduled;
+ *   `CMS_SCHEDULE_POLL_MS` (default 5000) is how often each instance looks
+ *   for schedules made on other instances.
  * - `CMS_PREVIEW_SECRET`: signs preview links (≥ 32 bytes); generated into
  *   `CMS_DATA_DIR/preview-secret` when unset. Rotate it to revoke links.
  * - `CMS_PUBLIC_ORIGIN=https://cms.example.com`: the public origin behind a
@@ -49,10 +51,12 @@ import {
   type S3MediaStorageOptions,
 } from "../server/media/s3.ts";
 import { KvContentStore } from "../server/store/kv.ts";
+import { Scheduler } from "../server/schedule.ts";
+import { isScheduleStore } from "../server/store/schedule.ts";
 import { PostgresContentStore } from "../server/store/postgres.ts";
 import { PostgresSessionKv } from "./pg_sessions.ts";
 import postgres from "postgres";
-import type { HistoryStore, MediaStorage } from "../server/types.ts";
+import type { HistoryStore, ListableMediaStorage } from "../server/types.ts";
 import { createDemoApp } from "./app.tsx";
 import type { ClientAddressOptions } from "./security.ts";
 import { requestUrl } from "../server/origin.ts";
@@ -114,6 +118,11 @@ export interface DemoOptions {
    * Default `false`.
    */
   signals?: boolean;
+  /**
+   * Longest wait of the scheduler between two looks at the store, in ms
+   * (`CMS_SCHEDULE_POLL_MS`). Default 5000.
+   */
+  schedulePollMs?: number;
   /** How long requests in flight may take on shutdown. Default 10 s. */
   shutdownDeadlineMs?: number;
   /**
@@ -185,8 +194,13 @@ export async function startDemo(
       sessions = new Sessions(kv);
     }
     await seedHome(store);
+    // Draft mode: fire scheduled publishes (missed ones at once).
+    let scheduler: Scheduler | undefined;
+    if (options.publishMode === "draft" && isScheduleStore(store)) {
+      scheduler = new Scheduler({ store, pollMs: options.schedulePollMs });
+    }
 
-    let media: MediaStorage;
+    let media: ListableMediaStorage;
     let serveMedia: ((req: Request) => Promise<Response>) | null = null;
     if (options.s3) {
       media = new S3MediaStorage(options.s3);
@@ -213,6 +227,7 @@ export async function startDemo(
       editorName: options.editorName ?? "Editor",
       clientDir,
       publishMode: options.publishMode,
+      scheduler,
       previewSigner: new PreviewSigner(
         options.previewSecret ||
           await keptSecret(`${dataDir}/preview-secret`, 32),
@@ -250,7 +265,12 @@ export async function startDemo(
       onListen() {},
     });
     server.draining.addEventListener("abort", () => draining.abort());
+    server.draining.addEventListener("abort", () => scheduler?.stop());
     cleanup.push(() => server.shutdown());
+    if (scheduler) {
+      cleanup.push(() => scheduler.stop());
+      await scheduler.start();
+    }
     const { port } = server.addr as Deno.NetAddr;
     allowedHosts.push(
       `127.0.0.1:${port}`,
@@ -423,6 +443,7 @@ if (import.meta.main) {
     clientDir,
     publishMode: publishModeFromEnv(env("CMS_PUBLISH")),
     previewSecret: env("CMS_PREVIEW_SECRET") || undefined,
+    schedulePollMs: Number(env("CMS_SCHEDULE_POLL_MS")) || undefined,
     signals: true,
     shutdownDeadlineMs: Number.isFinite(deadline) ? deadline : 10_000,
     publicOrigin: env("CMS_PUBLIC_ORIGIN") || undefined,

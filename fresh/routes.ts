@@ -27,9 +27,11 @@ import {
   type MediaHandlerOptions,
 } from "../server/media.ts";
 import {
+  createCancelScheduleHandler,
   createDiscardHandler,
   createDraftsHandler,
   createPublishHandler,
+  createScheduleHandler,
   type DraftHandlerOptions,
 } from "../server/publish.ts";
 import {
@@ -241,8 +243,9 @@ function draftOptions<State>(
 
 /**
  * The draft endpoints of publish mode `draft` as Fresh 2 route handlers:
- * `drafts` (`GET`), `publish` (`POST {fields?, versions?}`) and `discard`
- * (`POST {field}`); other methods get 405. The rules are
+ * `drafts` (`GET`), `publish` (`POST {fields?, versions?, at?}`), `discard`
+ * (`POST {field}`), and for scheduled publishes `schedule` (`GET`) and
+ * `cancelSchedule` (`POST {id}`); other methods get 405. The rules are
  * `createDraftsHandler`'s, `createPublishHandler`'s and
  * `createDiscardHandler`'s (the save endpoint's session, origin, allowlist
  * and `canEdit`), with the hooks receiving the Fresh context.
@@ -267,12 +270,17 @@ export function cmsDraftRoutes<State>(
   drafts: FreshHandler<State>;
   publish: FreshHandler<State>;
   discard: FreshHandler<State>;
+  schedule: FreshHandler<State>;
+  cancelSchedule: FreshHandler<State>;
 } {
   const opts = draftOptions(options);
   return {
     drafts: freshRoute(createDraftsHandler(opts)),
     publish: freshRoute(createPublishHandler(opts)),
     discard: freshRoute(createDiscardHandler(opts)),
+    // Scheduling (issue 23): `schedule` (GET), `cancelSchedule` (POST).
+    schedule: freshRoute(createScheduleHandler(opts)),
+    cancelSchedule: freshRoute(createCancelScheduleHandler(opts)),
   };
 }
 

@@ -12,7 +12,14 @@ import { admitEditor } from "./request.ts";
 import { type ImageOptions, ImagePipeline } from "./image/pipeline.ts";
 import { storeImage } from "./image/store.ts";
 import { type ImageInfo, sniffImage } from "./sniff.ts";
-import type { Authorize, EndpointCall, MediaStorage } from "./types.ts";
+import type {
+  Authorize,
+  ContentStore,
+  EndpointCall,
+  MediaStorage,
+} from "./types.ts";
+import { errorFacts, log } from "./log.ts";
+import { cleanFileName, recordUpload } from "./media_library.ts";
 
 /** The 200 answer of the media endpoint (declared in `core/wire.ts`). */
 export type MediaObject = MediaAnswer;
@@ -46,6 +53,12 @@ export interface MediaHandlerOptions extends OriginOptions {
    * (add a folder here, e.g. `uploads/…`, if your bucket holds more).
    */
   key?: (info: ImageInfo) => string;
+  /**
+   * Where the media library finds who uploaded what: each stored upload
+   * gets a record (editor, the `X-File-Name` the client sends, time) in
+   * this store (see `recordUpload`). Usually the content store.
+   */
+  uploads?: ContentStore;
 }
 
 /**
@@ -101,7 +114,7 @@ export function createMediaHandler(
   const keyOf = options.key ??
     ((info) => `${crypto.randomUUID()}.${info.ext}`);
   return endpoint<EndpointCall>("media", async (req, _ctx, call) => {
-    await admitEditor(req, ["POST"], gate, call);
+    const editor = await admitEditor(req, ["POST"], gate, call);
     const bytes = await readBody(req, maxBytes);
 
     // 1. Sniff: a cheap first gate on the magic numbers and header size.
@@ -118,6 +131,14 @@ export function createMediaHandler(
 
     // 3. Store: only what passed every check above, all or nothing.
     const answer = await storeImage(storage, keyOf(info), prepared);
+    // 4. The media library's record (issue 23); the upload stands without.
+    if (options.uploads) {
+      const name = cleanFileName(req.headers.get("X-File-Name"));
+      await recordUpload(options.uploads, answer.key, editor.name, name)
+        .catch((err) =>
+          log({ level: "error", msg: "upload record", error: errorFacts(err) })
+        );
+    }
     return json(Status.OK, answer);
   });
 }

@@ -299,3 +299,22 @@ export interface MediaStorage {
    */
   check?(): Promise<void>;
 }
+
+/** One stored media object, as a listing gives it (issue 23). */
+export interface MediaObjectInfo {
+  /** Its storage key. */
+  key: string;
+  /** Its size in bytes. */
+  size: number;
+  /** When it was last written, ISO 8601. */
+  modified: string;
+}
+
+/**
+ * A {@linkcode MediaStorage} that can list what it holds: the local, S3
+ * and memory storages. The media library and media gc need it.
+ */
+export interface ListableMediaStorage extends MediaStorage {
+  /** Every stored object, in no fixed order. */
+  list(): AsyncIterable<MediaObjectInfo>;
+}

@@ -179,6 +179,30 @@ function popovers(image: string): Popover[] {
       close: (page) => page.press("Escape"),
     },
     {
+      name: "media library dialog (image panel, Choose from library)",
+      async open(page) {
+        await page.click(`${REGION} img`);
+        await inShadow(page, TOOLBAR, "form[aria-label=Image]");
+        await page.evaluate((toolbar: string) => {
+          const buttons = document.querySelector(toolbar)!.shadowRoot!
+            .querySelectorAll("form[aria-label=Image] button");
+          [...buttons].find((b) => b.textContent === "Choose from library")!
+            .dispatchEvent(new MouseEvent("click"));
+        }, TOOLBAR);
+        await inShadow(page, "cms-media-library", "dialog[open] [role=option]");
+      },
+      async close(page) {
+        await page.press("Escape");
+        await page.waitFor(() => !document.querySelector("cms-media-library"));
+        // Back in the image panel: its Cancel closes it.
+        await page.evaluate((toolbar: string) => {
+          const buttons = document.querySelector(toolbar)!.shadowRoot!
+            .querySelectorAll("form[aria-label=Image] button");
+          (buttons[buttons.length - 1] as HTMLElement).click();
+        }, TOOLBAR);
+      },
+    },
+    {
       name: "history panel",
       async open(page) {
         await clickBar(page, "History");
@@ -253,6 +277,19 @@ const publish: Popover = {
   close: async () => {},
 };
 
+/** Draft mode: the Publish at… dialog. */
+const schedule: Popover = {
+  name: "publish at dialog (draft mode)",
+  async open(page) {
+    await clickBar(page, "Publish at");
+    await inShadow(page, "cms-schedule", "dialog[open] input");
+  },
+  async close(page) {
+    await page.press("Escape");
+    await page.waitFor(() => !document.querySelector("cms-schedule"));
+  },
+};
+
 /** A way to look at the page: normal, zoomed or in forced colors. */
 interface Mode {
   name: string;
@@ -313,7 +350,7 @@ clientSiteTest(
             await t.step("region focused, toolbar shown", async () => {
               assert.deepEqual(await seriousViolations(page), []);
             });
-            for (const popover of [...popovers(image), publish]) {
+            for (const popover of [...popovers(image), publish, schedule]) {
               await t.step(popover.name, async () => {
                 await popover.open(page, site);
                 assert.deepEqual(await seriousViolations(page), []);

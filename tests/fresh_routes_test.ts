@@ -49,6 +49,8 @@ async function siteApp(options: { trustProxy: boolean; withCsrf: boolean }) {
   app.fsRoute("/api/cms/drafts", { handler: drafts.drafts });
   app.fsRoute("/api/cms/publish", { handler: drafts.publish });
   app.fsRoute("/api/cms/discard", { handler: drafts.discard });
+  app.fsRoute("/api/cms/schedule", { handler: drafts.schedule });
+  app.fsRoute("/api/cms/schedule/cancel", { handler: drafts.cancelSchedule });
   app.fsRoute("/api/cms/preview", {
     handler: cmsPreviewRoute<State>({ authorize, signer }),
   });
@@ -60,6 +62,8 @@ const ROUTES = [
   { path: "/api/cms/drafts", allow: "GET, HEAD" },
   { path: "/api/cms/publish", allow: "POST" },
   { path: "/api/cms/discard", allow: "POST" },
+  { path: "/api/cms/schedule", allow: "GET, HEAD" },
+  { path: "/api/cms/schedule/cancel", allow: "POST" },
   { path: "/api/cms/preview", allow: "POST" },
 ];
 

@@ -70,7 +70,7 @@ clientSiteTest("image field: panel, upload with variants, save, Esc, drop", {
             .map((b) => b.textContent),
         PANEL,
       );
-      assert.deepEqual(names, ["Replace", "Cancel"]);
+      assert.deepEqual(names, ["Replace", "Choose from library", "Cancel"]);
       await page.upload(`${PANEL} >>> input[type=file]`, file);
       await srcChanged(page, OLD);
       const a = await attrs(page);

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { startDemo } from "../demo/main.ts";
 import { engineTest, type Page } from "./helpers/browser.ts";
+import { editInBrowser } from "./helpers/demo.ts";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -61,15 +62,7 @@ engineTest(
     const visitor = async () => await (await fetch(`${demo.url}/`)).text();
     const page = await browser.newPage();
     try {
-      await page.goto(`${demo.url}/login`);
-      await page.click("#password");
-      await page.type(PASSWORD);
-      await page.press("Enter");
-      await page.waitFor(() => document.querySelector('a[href="/?edit"]'), {
-        timeout: 10_000,
-      });
-      await page.goto(`${demo.url}/?edit`);
-      await page.waitFor("cms-edit-bar", { timeout: 15_000 });
+      await editInBrowser(page, demo.url);
 
       await t.step(
         "edit: the field is marked as a draft; visitors don't see it",
@@ -104,7 +97,7 @@ engineTest(
       await t.step(
         "Publish: the mark goes, a visitor sees the value",
         async () => {
-          await clickBar(page, "Publish");
+          await clickBar(page, "Publish (");
           await page.waitFor(
             () => !document.querySelector("[data-cms-draft]"),
             {

@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { buildClient } from "../tools/build_client.ts";
 import { contentVersion } from "../server/version.ts";
 import {
-  DEMO_PASSWORD as PASSWORD,
   type DemoProcess,
+  draftDemoEnv,
   editorHeaders,
   login,
   revisions,
@@ -29,20 +29,7 @@ const FIELDS = [
 ];
 const RICH = new Set(["summary", "body"]);
 
-function baseEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: Deno.env.get("HOME") ?? "/tmp",
-    CMS_EDITOR_PASSWORD: PASSWORD,
-    CMS_PUBLISH: "draft",
-    CMS_PREVIEW_SECRET: "p".repeat(40),
-    PORT: "0",
-    ...extra,
-  };
-  const denoDir = Deno.env.get("DENO_DIR");
-  if (denoDir) env.DENO_DIR = denoDir;
-  return env;
-}
+const baseEnv = draftDemoEnv;
 
 /** Starts a demo process with exactly `env`. */
 function spawn(env: Record<string, string>): Promise<DemoProcess> {

@@ -209,7 +209,13 @@ clientSiteTest("rich: images, alt text and the image tools", {
                 "form[aria-label=Image] button",
               ),
             ].map((b) => b.textContent), BAR);
-          assert.deepEqual(names, ["Replace", "Alt text", "Remove", "Cancel"]);
+          assert.deepEqual(names, [
+            "Replace",
+            "Choose from library",
+            "Alt text",
+            "Remove",
+            "Cancel",
+          ]);
           const tool = (name: string) =>
             page.evaluate(
               (bar, name) =>

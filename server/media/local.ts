@@ -5,7 +5,7 @@
  * @module
  */
 import { text } from "../http.ts";
-import type { MediaStorage } from "../types.ts";
+import type { MediaObjectInfo, MediaStorage } from "../types.ts";
 
 /** Options of {@linkcode LocalMediaStorage}. */
 export interface LocalMediaStorageOptions {
@@ -127,6 +127,40 @@ export class LocalMediaStorage implements MediaStorage {
       return null;
     }
     return { file, size: info.size, contentType };
+  }
+
+  /**
+   * Every stored file (type sidecars and temp files left out), with its
+   * size and last change, in no fixed order. For the media library and gc.
+   */
+  async *list(): AsyncIterable<MediaObjectInfo> {
+    const walk = async function* (
+      dir: string,
+      prefix: string,
+    ): AsyncIterable<MediaObjectInfo> {
+      let entries: Deno.DirEntry[];
+      try {
+        entries = await Array.fromAsync(Deno.readDir(dir));
+      } catch (err) {
+        if (isMissing(err)) return;
+        throw err;
+      }
+      for (const e of entries) {
+        if (e.name.startsWith(".")) continue;
+        const path = `${dir}/${e.name}`;
+        if (e.isDirectory) yield* walk(path, `${prefix}${e.name}/`);
+        else if (e.isFile) {
+          const info = await Deno.stat(path).catch(() => null);
+          if (!info) continue;
+          yield {
+            key: prefix + e.name,
+            size: info.size,
+            modified: (info.mtime ?? new Date(0)).toISOString(),
+          };
+        }
+      }
+    };
+    yield* walk(this.dir, "");
   }
 
   #paths(key: string): { file: string; meta: string; parent: string } {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { MediaStorage } from "../types.ts";
+import type { MediaObjectInfo, MediaStorage } from "../types.ts";
 
 /** A stored media object: its bytes and verified content type. */
 export interface StoredMedia {
@@ -11,6 +11,8 @@ export interface StoredMedia {
   bytes: Uint8Array;
   /** The verified content type stored with the bytes. */
   contentType: string;
+  /** When it was stored, ISO 8601. */
+  at?: string;
 }
 
 /** Options of {@linkcode MemoryMediaStorage}. */
@@ -42,7 +44,11 @@ export class MemoryMediaStorage implements MediaStorage {
 
   /** Stores a copy of `bytes` under `key` with `contentType`. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-    this.#objects.set(key, { bytes: bytes.slice(), contentType });
+    this.#objects.set(key, {
+      bytes: bytes.slice(),
+      contentType,
+      at: new Date().toISOString(),
+    });
     return Promise.resolve();
   }
 
@@ -50,6 +56,14 @@ export class MemoryMediaStorage implements MediaStorage {
   delete(key: string): Promise<void> {
     this.#objects.delete(key);
     return Promise.resolve();
+  }
+
+  /** Every stored object with its size and time, sorted by key. */
+  async *list(): AsyncIterable<MediaObjectInfo> {
+    for (const key of this.keys()) {
+      const o = this.#objects.get(key);
+      if (o) yield { key, size: o.bytes.byteLength, modified: o.at ?? "" };
+    }
   }
 
   /** The keys stored now, sorted. */

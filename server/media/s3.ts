@@ -5,7 +5,7 @@
  * @module
  */
 import { AwsClient } from "aws4fetch";
-import type { MediaStorage } from "../types.ts";
+import type { MediaObjectInfo, MediaStorage } from "../types.ts";
 
 /** Options of {@linkcode S3MediaStorage}. */
 export interface S3MediaStorageOptions {
@@ -116,6 +116,41 @@ export class S3MediaStorage implements MediaStorage {
     );
   }
 
+  /**
+   * Every object of the bucket (`ListObjectsV2`, 1000 a page), with its
+   * size and last change. For the media library and gc.
+   */
+  async *list(): AsyncIterable<MediaObjectInfo> {
+    let token: string | undefined;
+    for (let page = 0; page < 1_000_000; page++) {
+      const url = new URL(this.#base);
+      url.searchParams.set("list-type", "2");
+      if (token) url.searchParams.set("continuation-token", token);
+      const res = await this.#client.fetch(url.toString());
+      const xml = await res.text();
+      if (!res.ok) {
+        const code = /<Code>([^<]{1,64})<\/Code>/.exec(xml)?.[1];
+        throw new Error(
+          `S3 LIST failed: ${res.status}${code ? ` ${code}` : ""}`,
+        );
+      }
+      for (
+        const [, body] of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)
+      ) {
+        const key = tag(body, "Key");
+        if (key === null) continue;
+        yield {
+          key,
+          size: Number(tag(body, "Size") ?? 0),
+          modified: new Date(tag(body, "LastModified") ?? 0).toISOString(),
+        };
+      }
+      if (tag(xml, "IsTruncated") !== "true") return;
+      token = tag(xml, "NextContinuationToken") ?? undefined;
+      if (!token) return;
+    }
+  }
+
   /** Readiness probe: a signed `HEAD` of the bucket must answer 2xx. */
   async check(): Promise<void> {
     const res = await this.#client.fetch(`${this.#base}/`, { method: "HEAD" });
@@ -127,6 +162,24 @@ export class S3MediaStorage implements MediaStorage {
   url(key: string): string {
     return `${this.#publicUrl}/${encodeKey(key)}`;
   }
+}
+
+/** The text of the first `<name>` element in `xml`, unescaped, or `null`. */
+function tag(xml: string, name: string): string | null {
+  const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml);
+  if (!m) return null;
+  return m[1].replace(/&(lt|gt|quot|apos|amp|#\d+|#x[\da-f]+);/gi, (_, e) => {
+    const named: Record<string, string> = {
+      lt: "<",
+      gt: ">",
+      quot: '"',
+      apos: "'",
+      amp: "&",
+    };
+    if (named[e]) return named[e];
+    const hex = e[1] === "x" || e[1] === "X";
+    return String.fromCodePoint(parseInt(e.slice(hex ? 2 : 1), hex ? 16 : 10));
+  });
 }
 
 /** Encodes each `/`-separated segment per RFC 3986, as SigV4 expects. */

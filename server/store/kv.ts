@@ -33,6 +33,15 @@ import {
   planPublish,
   type RecordDrafts,
 } from "./draft.ts";
+import {
+  bySchedule,
+  checkSchedule,
+  failureOf,
+  isDue,
+  type Schedule,
+  type ScheduleFiring,
+  type ScheduleStore,
+} from "./schedule.ts";
 
 /**
  * Thrown when a record would exceed Deno KV's 64 KiB value limit. Nothing is
@@ -85,6 +94,7 @@ const HEADS = 0;
 const REVISIONS = 1;
 const IDS = 2;
 const DRAFTS = 3;
+const SCHEDULES = 4;
 
 /**
  * Most fields one publish takes on Deno KV: one atomic commit holds at most
@@ -126,7 +136,7 @@ export class PublishTooLargeError extends Error {
  * (await store.get("pages", "home"))?.title; // "Hello"
  * ```
  */
-export class KvContentStore implements HistoryStore, DraftStore {
+export class KvContentStore implements HistoryStore, DraftStore, ScheduleStore {
   readonly #kv: Deno.Kv;
   readonly #prefix: Deno.KvKey;
   readonly #maxAttempts: number;
@@ -329,81 +339,177 @@ export class KvContentStore implements HistoryStore, DraftStore {
     editor: string,
   ): Promise<PublishResult> {
     for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
-      const groups: [string, string, "all" | DraftRef[]][] = fields
-        ? byRecord(fields)
-        : (await this.#draftRecords()).map(([c, k]) => [c, k, "all"]);
-      const op = this.#kv.atomic();
-      const result: PublishResult = { published: [], conflicts: [] };
-      const pruned: [string, string, string, number][] = [];
-      let mutations = 0;
-      for (const [collection, key, selection] of groups) {
-        const recordKey = [...this.#prefix, collection, key];
-        const draftKey = [...this.#prefix, DRAFTS, collection, key];
-        let entry, drafts;
-        try {
-          [entry, drafts] = await this.#kv.getMany<
-            [ContentRecord, RecordDrafts]
-          >([recordKey, draftKey]);
-        } catch (err) {
-          throw mapError(err);
-        }
-        op.check(entry, drafts);
-        const touched = selection === "all"
-          ? Object.keys(drafts.value ?? {})
-          : selection.map((r) => r.field);
-        const heads = await this.#heads(collection, key, touched);
-        const plan = planPublish(
-          collection,
-          key,
-          entry.value,
-          drafts.value,
-          selection,
-          editor,
-          (f) => heads.get(f) !== undefined,
-        );
-        result.conflicts.push(...plan.conflicts);
-        if (!plan.published.length) continue;
-        result.published.push(...plan.published);
-        op.set(recordKey, plan.record);
-        if (Object.keys(plan.drafts).length) op.set(draftKey, plan.drafts);
-        else op.delete(draftKey);
-        for (const rev of plan.revisions) {
-          const seq = (heads.get(rev.field) ?? 0) + 1;
-          heads.set(rev.field, seq);
-          this.#setRevision(op, rev, seq);
-          pruned.push([collection, key, rev.field, seq]);
-        }
-        for (const p of plan.published) {
-          op.set(
-            [...this.#prefix, HEADS, collection, key, p.field],
-            {
-              seq: heads.get(p.field)!,
-            } satisfies Head,
-          );
-        }
-        mutations += 2 + plan.revisions.length * 2 + plan.published.length;
-      }
+      const { op, result, pruned } = await this.#planPublish(fields, editor);
       if (result.conflicts.length) {
         return { published: [], conflicts: result.conflicts };
       }
       if (!result.published.length) return result;
-      if (
-        mutations > 1000 || groups.length > 50 ||
-        result.published.length > KV_MAX_PUBLISH
-      ) {
-        throw new PublishTooLargeError(
-          `Too many fields to publish at once (limit ${KV_MAX_PUBLISH})`,
-        );
-      }
       if (await this.#commit(op)) {
-        if (this.#retention) {
-          for (const [c, k, f, seq] of pruned) await this.#prune(c, k, f, seq);
-        }
+        await this.#pruneAll(pruned);
         return result;
       }
       await backoff(attempt);
     }
     throw new Error(`KV publish lost ${this.#maxAttempts} races; giving up`);
+  }
+
+  /** Prunes what retention lets go after a publish committed. */
+  async #pruneAll(pruned: [string, string, string, number][]) {
+    if (!this.#retention) return;
+    for (const [c, k, f, seq] of pruned) await this.#prune(c, k, f, seq);
+  }
+
+  /**
+   * Reads and plans a publish: the atomic operation that checks every entry
+   * read and writes the publish (to commit only without conflicts).
+   * Throws {@linkcode PublishTooLargeError} past one commit's limits.
+   */
+  async #planPublish(fields: DraftRef[] | null, editor: string): Promise<{
+    op: Deno.AtomicOperation;
+    result: PublishResult;
+    pruned: [string, string, string, number][];
+  }> {
+    const groups: [string, string, "all" | DraftRef[]][] = fields
+      ? byRecord(fields)
+      : (await this.#draftRecords()).map(([c, k]) => [c, k, "all"]);
+    const op = this.#kv.atomic();
+    const result: PublishResult = { published: [], conflicts: [] };
+    const pruned: [string, string, string, number][] = [];
+    let mutations = 0;
+    for (const [collection, key, selection] of groups) {
+      const recordKey = [...this.#prefix, collection, key];
+      const draftKey = [...this.#prefix, DRAFTS, collection, key];
+      let entry, drafts;
+      try {
+        [entry, drafts] = await this.#kv.getMany<
+          [ContentRecord, RecordDrafts]
+        >([recordKey, draftKey]);
+      } catch (err) {
+        throw mapError(err);
+      }
+      op.check(entry, drafts);
+      const touched = selection === "all"
+        ? Object.keys(drafts.value ?? {})
+        : selection.map((r) => r.field);
+      const heads = await this.#heads(collection, key, touched);
+      const plan = planPublish(
+        collection,
+        key,
+        entry.value,
+        drafts.value,
+        selection,
+        editor,
+        (f) => heads.get(f) !== undefined,
+      );
+      result.conflicts.push(...plan.conflicts);
+      if (!plan.published.length) continue;
+      result.published.push(...plan.published);
+      op.set(recordKey, plan.record);
+      if (Object.keys(plan.drafts).length) op.set(draftKey, plan.drafts);
+      else op.delete(draftKey);
+      for (const rev of plan.revisions) {
+        const seq = (heads.get(rev.field) ?? 0) + 1;
+        heads.set(rev.field, seq);
+        this.#setRevision(op, rev, seq);
+        pruned.push([collection, key, rev.field, seq]);
+      }
+      for (const p of plan.published) {
+        op.set(
+          [...this.#prefix, HEADS, collection, key, p.field],
+          {
+            seq: heads.get(p.field)!,
+          } satisfies Head,
+        );
+      }
+      mutations += 2 + plan.revisions.length * 2 + plan.published.length;
+    }
+    if (
+      !result.conflicts.length && (
+        mutations > 1000 || groups.length > 50 ||
+        result.published.length > KV_MAX_PUBLISH
+      )
+    ) {
+      throw new PublishTooLargeError(
+        `Too many fields to publish at once (limit ${KV_MAX_PUBLISH})`,
+      );
+    }
+    return { op, result, pruned };
+  }
+
+  /** Stores a new pending schedule (refused when its id is taken). */
+  async addSchedule(schedule: Schedule): Promise<void> {
+    const s = checkSchedule(schedule);
+    const key = [...this.#prefix, SCHEDULES, s.id];
+    const op = this.#kv.atomic().check({ key, versionstamp: null }).set(key, s);
+    if (!await this.#commit(op)) throw new Error("schedule id taken");
+  }
+
+  /** Every pending and failed schedule, soonest first. */
+  async schedules(): Promise<Schedule[]> {
+    const out: Schedule[] = [];
+    try {
+      const prefix = [...this.#prefix, SCHEDULES];
+      for await (const e of this.#kv.list<Schedule>({ prefix })) {
+        out.push(e.value);
+      }
+    } catch (err) {
+      throw mapError(err);
+    }
+    return out.sort(bySchedule);
+  }
+
+  /** Removes a pending or failed schedule; `false` when there is none. */
+  async cancelSchedule(id: string): Promise<boolean> {
+    const key = [...this.#prefix, SCHEDULES, id];
+    for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
+      const entry = await this.#kv.get<Schedule>(key);
+      if (entry.value === null) return false;
+      if (await this.#commit(this.#kv.atomic().check(entry).delete(key))) {
+        return true;
+      }
+      await backoff(attempt);
+    }
+    throw new Error(`KV cancel lost ${this.#maxAttempts} races; giving up`);
+  }
+
+  /**
+   * Fires schedule `id` if pending and due: ONE atomic commit checks the
+   * schedule entry (so only one instance's commit can succeed) and every
+   * record and drafts entry it read, publishes, and removes the schedule
+   * (or marks it failed when it cannot publish).
+   */
+  async fireSchedule(
+    id: string,
+    now: number = Date.now(),
+  ): Promise<ScheduleFiring | null> {
+    const key = [...this.#prefix, SCHEDULES, id];
+    for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
+      const entry = await this.#kv.get<Schedule>(key);
+      const schedule = entry.value;
+      if (!schedule || !isDue(schedule, now)) return null;
+      let planned;
+      try {
+        planned = await this.#planPublish(schedule.fields, schedule.editor);
+      } catch (err) {
+        if (!(err instanceof PublishTooLargeError)) throw err;
+        planned = null;
+      }
+      const failed = planned
+        ? failureOf(planned.result)
+        : { at: new Date().toISOString(), reason: "Too many fields" };
+      const result = planned && !failed
+        ? planned.result
+        : { published: [], conflicts: planned?.result.conflicts ?? [] };
+      const op = failed
+        ? this.#kv.atomic().check(entry).set(key, { ...schedule, failed })
+        : planned!.op.check(entry).delete(key);
+      if (await this.#commit(op)) {
+        if (!failed) await this.#pruneAll(planned!.pruned);
+        return { schedule, result, failed };
+      }
+      await backoff(attempt);
+    }
+    throw new Error(`KV schedule lost ${this.#maxAttempts} races; giving up`);
   }
 
   /** Drops one field's draft; `false` when it had none. */

@@ -33,6 +33,15 @@ import {
   type RecordDrafts,
   type RecordPublish,
 } from "./draft.ts";
+import {
+  bySchedule,
+  checkSchedule,
+  failureOf,
+  isDue,
+  type Schedule,
+  type ScheduleFiring,
+  type ScheduleStore,
+} from "./schedule.ts";
 
 /** Options of {@linkcode MemoryContentStore}. */
 export interface MemoryContentStoreOptions {
@@ -59,7 +68,8 @@ export interface MemoryContentStoreOptions {
  * (await store.revisions("pages", "home", "title")).length; // 2
  * ```
  */
-export class MemoryContentStore implements HistoryStore, DraftStore {
+export class MemoryContentStore
+  implements HistoryStore, DraftStore, ScheduleStore {
   #records = new Map<string, ContentRecord>();
   /** Field → its revisions, oldest first. */
   #history = new Map<string, Revision[]>();
@@ -67,6 +77,8 @@ export class MemoryContentStore implements HistoryStore, DraftStore {
   /** Record → its drafts. */
   #drafts = new Map<string, RecordDrafts>();
   readonly #retention: Retention | undefined;
+  /** Schedule id → schedule (pending or failed). */
+  #schedules = new Map<string, Schedule>();
 
   /**
    * Creates a store, optionally seeded.
@@ -197,52 +209,57 @@ export class MemoryContentStore implements HistoryStore, DraftStore {
   /** Publishes `fields` (`null`: all drafts), all or none. */
   publish(fields: DraftRef[] | null, editor: string): Promise<PublishResult> {
     try {
-      const groups: [string, string, "all" | DraftRef[]][] = fields
-        ? byRecord(fields)
-        : [...this.#drafts.keys()].sort().map((id) => {
-          const [collection, key] = JSON.parse(id) as [string, string];
-          return [collection, key, "all"];
-        });
-      const plans: [string, RecordPublish][] = groups.map(
-        ([collection, key, selection]) => {
-          const id = mapKey(collection, key);
-          return [
-            id,
-            planPublish(
-              collection,
-              key,
-              this.#records.get(id) ?? null,
-              this.#drafts.get(id),
-              selection,
-              editor,
-              (f) =>
-                (this.#history.get(mapKey(collection, key, f))?.length ?? 0) >
-                  0,
-            ),
-          ];
-        },
-      );
-      const conflicts = plans.flatMap(([, p]) => p.conflicts);
-      if (conflicts.length) {
-        return Promise.resolve({ published: [], conflicts });
-      }
-      for (const [id, plan] of plans) {
-        if (!plan.published.length) continue;
-        this.#records.set(id, structuredClone(plan.record));
-        if (Object.keys(plan.drafts).length) this.#drafts.set(id, plan.drafts);
-        else this.#drafts.delete(id);
-        for (const rev of plan.revisions) this.#add(rev);
-        for (const rev of plan.revisions) {
-          this.#prune(mapKey(rev.collection, rev.key, rev.field));
-        }
-      }
-      return Promise.resolve({
-        published: plans.flatMap(([, p]) => p.published),
-        conflicts: [],
-      });
+      return Promise.resolve(this.#publish(fields, editor));
     } catch (err) {
       return Promise.reject(err);
     }
+  }
+
+  /** The publish, synchronously (so a schedule can settle with it). */
+  #publish(fields: DraftRef[] | null, editor: string): PublishResult {
+    const groups: [string, string, "all" | DraftRef[]][] = fields
+      ? byRecord(fields)
+      : [...this.#drafts.keys()].sort().map((id) => {
+        const [collection, key] = JSON.parse(id) as [string, string];
+        return [collection, key, "all"];
+      });
+    const plans: [string, RecordPublish][] = groups.map(
+      ([collection, key, selection]) => {
+        const id = mapKey(collection, key);
+        return [
+          id,
+          planPublish(
+            collection,
+            key,
+            this.#records.get(id) ?? null,
+            this.#drafts.get(id),
+            selection,
+            editor,
+            (f) =>
+              (this.#history.get(mapKey(collection, key, f))?.length ?? 0) >
+                0,
+          ),
+        ];
+      },
+    );
+    const conflicts = plans.flatMap(([, p]) => p.conflicts);
+    if (conflicts.length) {
+      return { published: [], conflicts };
+    }
+    for (const [id, plan] of plans) {
+      if (!plan.published.length) continue;
+      this.#records.set(id, structuredClone(plan.record));
+      if (Object.keys(plan.drafts).length) this.#drafts.set(id, plan.drafts);
+      else this.#drafts.delete(id);
+      for (const rev of plan.revisions) this.#add(rev);
+      for (const rev of plan.revisions) {
+        this.#prune(mapKey(rev.collection, rev.key, rev.field));
+      }
+    }
+    return {
+      published: plans.flatMap(([, p]) => p.published),
+      conflicts: [],
+    };
   }
 
   /** Drops one field's draft; `false` when it had none. */
@@ -254,6 +271,56 @@ export class MemoryContentStore implements HistoryStore, DraftStore {
     if (Object.keys(rest).length) this.#drafts.set(id, rest);
     else this.#drafts.delete(id);
     return Promise.resolve(true);
+  }
+
+  /** Stores a new pending schedule. */
+  addSchedule(schedule: Schedule): Promise<void> {
+    try {
+      const s = structuredClone(checkSchedule(schedule));
+      if (this.#schedules.has(s.id)) throw new Error("schedule id taken");
+      this.#schedules.set(s.id, s);
+      return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** Every pending and failed schedule, soonest first. */
+  schedules(): Promise<Schedule[]> {
+    return Promise.resolve(
+      structuredClone([...this.#schedules.values()]).sort(bySchedule),
+    );
+  }
+
+  /** Removes a pending or failed schedule; `false` when there is none. */
+  cancelSchedule(id: string): Promise<boolean> {
+    return Promise.resolve(this.#schedules.delete(id));
+  }
+
+  /**
+   * Fires schedule `id` if pending and due: the publish and the settling of
+   * the schedule run synchronously (one step), so in one process it fires
+   * once.
+   */
+  fireSchedule(
+    id: string,
+    now: number = Date.now(),
+  ): Promise<ScheduleFiring | null> {
+    const schedule = this.#schedules.get(id);
+    if (!schedule || !isDue(schedule, now)) return Promise.resolve(null);
+    try {
+      const result = this.#publish(schedule.fields, schedule.editor);
+      const failed = failureOf(result);
+      if (failed) this.#schedules.set(id, { ...schedule, failed });
+      else this.#schedules.delete(id);
+      return Promise.resolve({
+        schedule: structuredClone(schedule),
+        result,
+        failed,
+      });
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   /** A field's revisions, newest first, at most `limit`. */

@@ -35,6 +35,14 @@ import {
   type RecordDrafts,
   type RecordPublish,
 } from "./draft.ts";
+import {
+  bySchedule,
+  checkSchedule,
+  failureOf,
+  type Schedule,
+  type ScheduleFiring,
+  type ScheduleStore,
+} from "./schedule.ts";
 
 /** Options of {@linkcode PostgresContentStore}. */
 export interface PostgresContentStoreOptions {
@@ -94,11 +102,13 @@ const RETRY = Symbol("retry");
  * await store.close();
  * ```
  */
-export class PostgresContentStore implements HistoryStore, DraftStore {
+export class PostgresContentStore
+  implements HistoryStore, DraftStore, ScheduleStore {
   readonly #sql: Sql;
   readonly #records: string;
   readonly #revisions: string;
   readonly #drafts: string;
+  readonly #schedules: string;
   readonly #maxAttempts: number;
   readonly #retention: Retention | undefined;
   readonly #queue = new RecordQueue();
@@ -115,6 +125,7 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
     this.#records = `${prefix}_records`;
     this.#revisions = `${prefix}_revisions`;
     this.#drafts = `${prefix}_drafts`;
+    this.#schedules = `${prefix}_schedules`;
     this.#maxAttempts = options.maxAttempts ?? 64;
     this.#retention = options.retention;
   }
@@ -479,6 +490,86 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
     };
   }
 
+  /** Stores a new pending schedule. */
+  async addSchedule(schedule: Schedule): Promise<void> {
+    await this.#init();
+    const s = checkSchedule(schedule);
+    await this.#run((sql) =>
+      sql`INSERT INTO ${sql(this.#schedules)} (id, at, schedule)
+        VALUES (${s.id}, ${new Date(s.at)}, ${
+        sql.json(s as unknown as postgres.JSONValue)
+      })`
+    );
+  }
+
+  /** Every pending and failed schedule, soonest first. */
+  async schedules(): Promise<Schedule[]> {
+    await this.#init();
+    const rows = await this.#run((sql) =>
+      sql`SELECT schedule FROM ${sql(this.#schedules)} ORDER BY at, id`
+    );
+    return rows.map((r) => r.schedule as Schedule).sort(bySchedule);
+  }
+
+  /** Removes a pending or failed schedule; `false` when there is none. */
+  async cancelSchedule(id: string): Promise<boolean> {
+    await this.#init();
+    const gone = await this.#run((sql) =>
+      sql`DELETE FROM ${sql(this.#schedules)} WHERE id = ${id}`
+    );
+    return gone.count > 0;
+  }
+
+  /**
+   * Fires schedule `id` if pending and due, in ONE transaction: the
+   * schedule row is claimed with `FOR UPDATE SKIP LOCKED` (an instance that
+   * finds it locked leaves it to the one firing it), the publish runs as
+   * {@linkcode publish} does, and the row is deleted (or marked failed)
+   * before the commit. A crash rolls all of it back: the schedule stays
+   * pending and fires at the next start.
+   */
+  async fireSchedule(
+    id: string,
+    now: number = Date.now(),
+  ): Promise<ScheduleFiring | null> {
+    await this.#init();
+    for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
+      try {
+        return await this.#run((sql) =>
+          sql.begin(async (tx) => {
+            const rows = await tx`SELECT schedule FROM ${tx(this.#schedules)}
+              WHERE id = ${id} AND NOT failed AND at <= ${new Date(now)}
+              FOR UPDATE SKIP LOCKED`;
+            if (!rows.length) return null;
+            const schedule = rows[0].schedule as Schedule;
+            const result = await this.#publish(
+              tx,
+              schedule.fields,
+              schedule.editor,
+            );
+            const failed = failureOf(result);
+            if (failed) {
+              const next = { ...schedule, failed };
+              await tx`UPDATE ${tx(this.#schedules)}
+                SET failed = true,
+                  schedule = ${tx.json(next as unknown as postgres.JSONValue)}
+                WHERE id = ${id}`;
+            } else {
+              await tx`DELETE FROM ${tx(this.#schedules)} WHERE id = ${id}`;
+            }
+            return { schedule, result, failed };
+          })
+        );
+      } catch (err) {
+        if (err !== RETRY) throw err;
+      }
+      await backoff(attempt);
+    }
+    throw new Error(
+      `PostgreSQL schedule lost ${this.#maxAttempts} races; giving up`,
+    );
+  }
+
   /** Drops one field's draft; `false` when it had none. */
   async discard(
     collection: string,
@@ -718,6 +809,11 @@ export class PostgresContentStore implements HistoryStore, DraftStore {
           at text NOT NULL,
           editor text NOT NULL,
           PRIMARY KEY (collection, key, field))`;
+        await tx`CREATE TABLE IF NOT EXISTS ${tx(this.#schedules)} (
+          id text PRIMARY KEY,
+          at timestamptz NOT NULL,
+          failed boolean NOT NULL DEFAULT false,
+          schedule jsonb NOT NULL)`;
       })
     ).then(() => {}, (err) => {
       this.#ready = null;

@@ -3,6 +3,7 @@
  * rendered from a content store, and the REAL save and media handlers, and
  * records every request so tests can count them server-side.
  */
+import { createMediaLibraryHandler } from "../../server/media_library.ts";
 import { buildClient } from "../../tools/build_client.ts";
 import { createMediaHandler } from "../../server/media.ts";
 import { MemoryMediaStorage } from "../../server/media/memory.ts";
@@ -210,7 +211,16 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
         },
       },
   });
-  const upload = createMediaHandler({ authorize, storage: media });
+  const upload = createMediaHandler({
+    authorize,
+    storage: media,
+    uploads: store,
+  });
+  const library = createMediaLibraryHandler({
+    authorize,
+    storage: media,
+    store,
+  });
   const config = options.config ??
     {
       save: "/api/cms/save",
@@ -232,6 +242,7 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
       site.saves.push({ method: req.method, body, status: res.status });
       return res;
     }
+    if (pathname === "/api/cms/media/library") return await library(req);
     if (pathname === "/api/cms/media") {
       if (site.uploadDelayMs) {
         await new Promise((r) => setTimeout(r, site.uploadDelayMs));

@@ -280,6 +280,59 @@ export async function stopDemo(
 }
 
 /**
+ * The environment of a demo process in publish mode `draft` (with
+ * {@linkcode DEMO_PASSWORD}, a fixed preview secret, and this process's
+ * `PATH`, `HOME` and `DENO_DIR`), plus `extra`; for `spawnDemo` with
+ * `clearEnv`.
+ *
+ * @example
+ * ```ts
+ * import { draftDemoEnv } from "./demo.ts";
+ * draftDemoEnv({ CMS_DATA_DIR: "/tmp/x" }).CMS_PUBLISH; // "draft"
+ * ```
+ */
+export function draftDemoEnv(
+  extra: Record<string, string>,
+): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: Deno.env.get("HOME") ?? "/tmp",
+    CMS_EDITOR_PASSWORD: DEMO_PASSWORD,
+    CMS_PUBLISH: "draft",
+    CMS_PREVIEW_SECRET: "p".repeat(40),
+    PORT: "0",
+    ...extra,
+  };
+  const denoDir = Deno.env.get("DENO_DIR");
+  if (denoDir) env.DENO_DIR = denoDir;
+  return env;
+}
+
+/**
+ * Signs in through the demo's login form in `page` (with
+ * {@linkcode DEMO_PASSWORD}) and opens edit mode, waiting for the edit bar.
+ *
+ * @example
+ * ```ts ignore
+ * await editInBrowser(page, demo.url);
+ * ```
+ */
+export async function editInBrowser(
+  page: import("./browser.ts").Page,
+  url: string,
+): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.click("#password");
+  await page.type(DEMO_PASSWORD);
+  await page.press("Enter");
+  await page.waitFor(() => document.querySelector('a[href="/?edit"]'), {
+    timeout: 10_000,
+  });
+  await page.goto(`${url}/?edit`);
+  await page.waitFor("cms-edit-bar", { timeout: 15_000 });
+}
+
+/**
  * Starts the demo in-process on a free port with a temp data folder and an
  * empty client folder (HTTP-level tests never load the bundle), runs `fn`
  * with its URL and data folder, then stops it and removes both folders.

@@ -135,3 +135,22 @@ export async function startPostgres(): Promise<PostgresHandle> {
     throw err;
   }
 }
+
+/**
+ * A `postgres` client on a fresh database of `pg` (10 connections); on a
+ * failure to connect, `pg` is closed before the error is thrown.
+ *
+ * @example
+ * ```ts ignore
+ * const pg = await startPostgres();
+ * const sql = await connectFresh(pg);
+ * ```
+ */
+export async function connectFresh(pg: PostgresHandle): Promise<postgres.Sql> {
+  try {
+    return postgres(await pg.database(), { max: 10, onnotice: () => {} });
+  } catch (err) {
+    await pg.close();
+    throw err;
+  }
+}

@@ -1,0 +1,368 @@
+/**
+ * "Choose from library" (a lazy chunk): a modal dialog that pages through
+ * the uploads of the media library (`<media endpoint>/library`), searches
+ * them by file name and alt text, and hands back the chosen one's `<img>`
+ * attributes (its stored URL and variants: nothing is uploaded again).
+ *
+ * The state lives in {@linkcode LibraryModel} (no DOM; tests drive it);
+ * {@linkcode openLibrary} is the thin view. Keyboard: type to search,
+ * ↑/↓ (or Home/End) move through the results, Enter chooses, Esc cancels.
+ *
+ * @module
+ */
+
+import type { MediaLibraryItem, MediaLibraryPage } from "../core/wire.ts";
+import type { Kit } from "./dom.ts";
+import { labels } from "./labels.ts";
+import { THEME } from "./theme.ts";
+import { imageAttrs } from "./upload.ts";
+
+/** This chunk's labels (English; German when the UI is German). */
+const EN = {
+  title: "Choose from library",
+  search: "Search by file name or alt text",
+  results: "Images",
+  more: "More",
+  choose: "Choose",
+  cancel: "Cancel",
+  none: "No images found",
+  loading: "Loading…",
+  failed: "The library could not be loaded: {reason}",
+  count: "{n} of {total}",
+};
+const DE: typeof EN = {
+  title: "Aus der Mediathek wählen",
+  search: "Nach Dateiname oder Alternativtext suchen",
+  results: "Bilder",
+  more: "Mehr",
+  choose: "Wählen",
+  cancel: "Abbrechen",
+  none: "Keine Bilder gefunden",
+  loading: "Wird geladen…",
+  failed: "Die Mediathek konnte nicht geladen werden: {reason}",
+  count: "{n} von {total}",
+};
+
+/** A label of this chunk in the UI's language, with `{name}` filled in. */
+export function libraryLabel(
+  key: keyof typeof EN,
+  values: Record<string, string | number> = {},
+): string {
+  const table = labels.lang.startsWith("de") ? DE : EN;
+  return table[key].replace(/\{(\w+)\}/g, (m, n) => `${values[n] ?? m}`);
+}
+
+/**
+ * The URL of one page of the library: the media endpoint's `library`
+ * sibling, with the search and the page's cursor.
+ *
+ * @example
+ * ```ts
+ * import { libraryUrl } from "./media_library.ts";
+ * libraryUrl("/api/cms/media", "sun", null, "http://x/");
+ * // "http://x/api/cms/media/library?q=sun"
+ * ```
+ */
+export function libraryUrl(
+  media: string,
+  query: string,
+  cursor: string | null,
+  base: string = location.href,
+): string {
+  const url = new URL(`${media.replace(/\/+$/, "")}/library`, base);
+  if (query) url.searchParams.set("q", query);
+  if (cursor) url.searchParams.set("cursor", cursor);
+  return url.href;
+}
+
+/**
+ * The `<img>` attributes of a library image whose natural size is
+ * `width` × `height`: its URL and variants as an upload's answer gives
+ * them (see `imageAttrs`), with `alt`.
+ *
+ * @example
+ * ```ts
+ * import { reuseAttrs } from "./media_library.ts";
+ * reuseAttrs({
+ *   key: "a.jpg", name: "a.jpg", url: "/media/a.jpg", size: 9, uploaded: "",
+ *   uploader: null,
+ *   alts: [], used: false,
+ *   variants: [{ key: "a-480w.webp", url: "/media/a-480w.webp", size: 3, width: 480 }],
+ * }, 1200, 800, "Sea").srcset; // "/media/a-480w.webp 480w, /media/a.jpg 1200w"
+ * ```
+ */
+export function reuseAttrs(
+  item: MediaLibraryItem,
+  width: number,
+  height: number,
+  alt: string,
+): Record<string, string> {
+  return imageAttrs({
+    key: item.key,
+    url: item.url,
+    width,
+    height,
+    type: "",
+    variants: item.variants.map((v) => ({
+      url: v.url,
+      width: v.width,
+      height: Math.round(height * v.width / width),
+      type: "",
+    })),
+  }, alt);
+}
+
+/**
+ * The library dialog's state: the search, the results loaded so far (page
+ * by page), the next cursor and the highlighted result. No DOM.
+ */
+export class LibraryModel {
+  /** The search text the results are for. */
+  query = "";
+  /** The results loaded so far, newest first. */
+  items: MediaLibraryItem[] = [];
+  /** Cursor of the next page; `null` when everything is loaded. */
+  next: string | null = null;
+  /** How many uploads match the search. */
+  total = 0;
+  /** Index of the highlighted result; -1 for none. */
+  active = -1;
+
+  /** Starts a new search: drops the results. */
+  search(query: string): void {
+    this.query = query.trim();
+    this.items = [];
+    this.next = null;
+    this.total = 0;
+    this.active = -1;
+  }
+
+  /** Adds a page; the first result of a new search becomes highlighted. */
+  add(page: MediaLibraryPage): void {
+    this.items.push(...page.uploads);
+    this.next = page.next;
+    this.total = page.total;
+    if (this.active < 0 && this.items.length) this.active = 0;
+  }
+
+  /** Moves the highlight by `delta` (clamped), or to `"first"`/`"last"`. */
+  move(delta: number | "first" | "last"): void {
+    if (!this.items.length) return;
+    const last = this.items.length - 1;
+    this.active = delta === "first"
+      ? 0
+      : delta === "last"
+      ? last
+      : Math.max(0, Math.min(last, this.active + delta));
+  }
+
+  /** The highlighted result, if any. */
+  get current(): MediaLibraryItem | undefined {
+    return this.items[this.active];
+  }
+}
+
+/** What the editor chose: the item and its `<img>` attributes. */
+export interface LibraryChoice {
+  /** The chosen upload. */
+  item: MediaLibraryItem;
+  /** `src`, `width`, `height`, `srcset`, … and `alt` (its first alt text). */
+  attrs: Record<string, string>;
+}
+
+const CSS = `dialog{width:min(36em,calc(100vw - 32px))}
+input[type=search]{all:unset;box-sizing:border-box;width:100%;min-height:30px;padding:4px 8px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg);font:var(--f)}
+ul{list-style:none;margin:var(--sp) 0;padding:0;max-height:50vh;overflow:auto}
+li{display:flex;gap:var(--sp);align-items:center;padding:4px;border-radius:var(--r2);cursor:pointer}
+li[aria-selected=true]{outline:2px solid var(--a);outline-offset:-2px;background:var(--bg2)}
+img{flex:none;width:64px;height:48px;object-fit:cover;background:var(--bg2);border-radius:4px}
+small{display:block;color:var(--mu)}
+@media(forced-colors:active){input[type=search]{border:1px solid CanvasText}li[aria-selected=true]{outline-color:Highlight}small{color:inherit}}`;
+
+let ids = 0;
+
+/**
+ * Opens the library dialog for the media endpoint `media`. Resolves with
+ * the chosen upload's attributes, or `null` when the editor cancels.
+ *
+ * @example
+ * ```ts ignore
+ * const chosen = await openLibrary(kit, "/api/cms/media");
+ * if (chosen) img.src = chosen.attrs.src;
+ * ```
+ */
+export function openLibrary(
+  kit: Kit,
+  media: string,
+): Promise<LibraryChoice | null> {
+  const { h, isolate } = kit;
+  const model = new LibraryModel();
+  const id = `cms-lib-${++ids}`;
+  const { host, root } = isolate("cms-media-library", THEME, CSS);
+  const search = h("input", {
+    type: "search",
+    "aria-label": libraryLabel("search"),
+    "aria-controls": `${id}l`,
+    placeholder: libraryLabel("search"),
+  });
+  const list = h("ul", {
+    id: `${id}l`,
+    role: "listbox",
+    tabindex: "0",
+    "aria-label": libraryLabel("results"),
+  });
+  const status = h("p", { class: "m", role: "status" });
+  const more = h("button", { type: "button" }, libraryLabel("more"));
+  const choose = h(
+    "button",
+    { type: "submit", class: "p" },
+    libraryLabel("choose"),
+  );
+  const cancel = h("button", { type: "button" }, libraryLabel("cancel"));
+  const form = h(
+    "form",
+    { method: "dialog" },
+    h("h2", { id: `${id}h` }, libraryLabel("title")),
+    search,
+    list,
+    status,
+    h("div", { class: "a" }, more, cancel, choose),
+  );
+  const dialog = h(
+    "dialog",
+    { class: "k", "aria-labelledby": `${id}h` },
+    form,
+  );
+  root.append(dialog);
+  document.body.append(host);
+
+  function paint() {
+    list.replaceChildren(...model.items.map((item, i) => {
+      const thumb = item.variants[0]?.url ?? item.url;
+      const li = h(
+        "li",
+        {
+          id: `${id}o${i}`,
+          role: "option",
+          "aria-selected": String(i === model.active),
+        },
+        h("img", { src: thumb, alt: "", loading: "lazy" }),
+        h(
+          "span",
+          {},
+          item.name,
+          h("small", {}, item.alts.join(" · ")),
+        ),
+      );
+      li.onclick = () => {
+        model.active = i;
+        paint();
+      };
+      li.ondblclick = () => void finish(true);
+      return li;
+    }));
+    if (model.current) {
+      list.setAttribute("aria-activedescendant", `${id}o${model.active}`);
+      root.getElementById(`${id}o${model.active}`)?.scrollIntoView?.({
+        block: "nearest",
+      });
+    } else list.removeAttribute("aria-activedescendant");
+    more.hidden = model.next === null;
+    choose.disabled = !model.current;
+    status.textContent = model.items.length
+      ? libraryLabel("count", { n: model.items.length, total: model.total })
+      : libraryLabel("none");
+  }
+
+  let loading = 0;
+  async function load(cursor: string | null) {
+    const ticket = ++loading;
+    status.textContent = libraryLabel("loading");
+    const res = await fetch(libraryUrl(media, model.query, cursor))
+      .catch(() => null);
+    if (ticket !== loading) return; // a newer search answered
+    if (!res?.ok) {
+      const reason = res ? await res.text() : "offline";
+      status.textContent = libraryLabel("failed", { reason });
+      return;
+    }
+    model.add(await res.json() as MediaLibraryPage);
+    paint();
+  }
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  search.oninput = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      model.search(search.value);
+      paint();
+      void load(null);
+    }, 200);
+  };
+  more.onclick = () => void load(model.next);
+  const keys = (e: KeyboardEvent) => {
+    const moves: Record<string, number | "first" | "last"> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      Home: "first",
+      End: "last",
+    };
+    const move = moves[e.key];
+    if (
+      move === undefined || (e.target === search && typeof move !== "number")
+    ) {
+      return;
+    }
+    e.preventDefault();
+    model.move(move);
+    paint();
+  };
+  search.onkeydown = keys;
+  list.onkeydown = keys;
+
+  let resolve!: (choice: LibraryChoice | null) => void;
+  const done = new Promise<LibraryChoice | null>((r) => resolve = r);
+  let closed = false;
+  async function finish(chosen: boolean) {
+    if (closed) return;
+    const item = chosen ? model.current : undefined;
+    if (chosen && !item) return;
+    closed = true;
+    clearTimeout(timer);
+    dialog.close();
+    host.remove();
+    if (!item) return resolve(null);
+    // The natural size gives width/height (no layout shift) and the srcset.
+    const probe = new Image();
+    probe.src = item.url;
+    await probe.decode().catch(() => {});
+    resolve({
+      item,
+      attrs: reuseAttrs(
+        item,
+        probe.naturalWidth || item.variants.at(-1)?.width || 1,
+        probe.naturalHeight || 1,
+        item.alts[0] ?? "",
+      ),
+    });
+  }
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    void finish(true);
+  };
+  cancel.onclick = () => void finish(false);
+  dialog.onclose = () => void finish(false);
+  // Esc cancels in every engine (WebKit may not close a modal dialog on
+  // a scripted Esc).
+  dialog.onkeydown = (e) => {
+    if (e.key !== "Escape") return;
+    e.preventDefault();
+    e.stopPropagation();
+    void finish(false);
+  };
+  dialog.showModal();
+  search.focus();
+  paint();
+  void load(null);
+  return done;
+}
