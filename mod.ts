@@ -14,7 +14,12 @@
  *   lazy chunks, cached right); no build step in the host.
  * - {@linkcode createHistoryHandler}, {@linkcode createDraftsHandler},
  *   {@linkcode createPublishHandler}, {@linkcode createDiscardHandler},
- *   {@linkcode createPreviewHandler}: history, drafts and preview links.
+ *   {@linkcode createScheduleHandler}, {@linkcode createCancelScheduleHandler},
+ *   {@linkcode createPreviewHandler}: history, drafts, scheduled publishing
+ *   and preview links; {@linkcode Scheduler} fires the schedules.
+ * - {@linkcode EditorEvents}: presence and live changes (Server-Sent Events).
+ * - {@linkcode createMediaLibraryHandler} and {@linkcode collectMedia}: the
+ *   media library and the cleanup of unused uploads.
  * - {@linkcode defineContent}: one declaration of the editable content; it is
  *   the save endpoint's allowlist and types every field address.
  * - {@linkcode sanitizeHtml}: the one sanitizer policy, on the server.
@@ -149,9 +154,11 @@ export {
   type HistoryHandlerOptions,
 } from "./server/history.ts";
 export {
+  createCancelScheduleHandler,
   createDiscardHandler,
   createDraftsHandler,
   createPublishHandler,
+  createScheduleHandler,
   type DraftHandlerOptions,
 } from "./server/publish.ts";
 export {
