@@ -122,6 +122,7 @@ export type {
   Editor,
   EndpointCall,
   HistoryStore,
+  ListableMediaStorage,
   MediaObjectInfo,
   MediaStorage,
   PublishMode,
