@@ -28,7 +28,6 @@ const INTERNALS = [
   "readBody",
   "checkOrigin",
   "storeImage",
-  "WorkQueue",
   "ImagePipeline",
 ];
 
