@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { SaveBody } from "../core/wire.ts";
+import type { ListSaveBody, SaveBody } from "../core/wire.ts";
 
 /** What a save request got back. */
 export interface SaveAnswer {
@@ -42,6 +42,11 @@ export interface FieldInit {
   rich: boolean;
   /** The stored value's version, when the page gave one. */
   version?: string;
+  /**
+   * A whole list (a `data-cms-list` container): its value is the items as
+   * JSON text, sent as a `string[]` (a whole-list write, `ListSaveBody`).
+   */
+  list?: boolean;
 }
 
 /** A field of the session. Read it; change it only through the model. */
@@ -106,7 +111,7 @@ export interface ModelEvents {
 /** Options of {@linkcode Model}. */
 export interface ModelOptions {
   /** Sends one save request; never rejects (status 0 = no answer). */
-  send(body: SaveBody): Promise<SaveAnswer>;
+  send(body: SaveBody | ListSaveBody): Promise<SaveAnswer>;
   /** Where drafts live. Default: none kept. */
   drafts?: DraftStore;
   /** Default: the real clock, `setTimeout` and `Math.random`. */
@@ -167,6 +172,9 @@ export interface Model {
   readonly fields: Field[];
   /** The field with address `id`. */
   get(id: string): Field | undefined;
+  /** Adds a field whose stored value is `value` (e.g. a list, once its
+   * chunk is loaded); returns the field (the existing one for a known id). */
+  add(init: FieldInit, value: string): Field;
   /** The edit bar's summary. */
   status(): ModelStatus;
   /**
@@ -230,14 +238,17 @@ export function createModel(
   const attempts = new Map<Field, number>();
   let idle: (() => void)[] = [];
   let active = 0, alive = true;
-  init.forEach((i, n) => {
-    if (by.has(i.id)) return;
-    const f = i as Field;
-    f.base = f.value = values[n];
+  const add = (i: FieldInit, value: string) => {
+    let f = by.get(i.id);
+    if (f) return f;
+    f = i as Field;
+    f.base = f.value = value;
     f.saving = false;
     fields.push(f);
     by.set(f.id, f);
-  });
+    return f;
+  };
+  init.forEach((i, n) => add(i, values[n]));
   const isDirty = (f: Field) => f.value !== f.base;
 
   function set(f: Field, value: string, was: boolean) {
@@ -319,7 +330,12 @@ export function createModel(
 
   async function send(f: Field): Promise<void> {
     const { id, collection, key, field, version, value } = f;
-    const body: SaveBody = { collection, key, field, value };
+    const body: SaveBody | ListSaveBody = {
+      collection,
+      key,
+      field,
+      value: f.list ? JSON.parse(value) : value,
+    };
     if (version !== undefined) body.version = version;
     const attempt = (attempts.get(f) ?? 0) + 1;
     attempts.set(f, attempt);
@@ -333,7 +349,11 @@ export function createModel(
     try {
       if (r.status === 409) c = JSON.parse(r.text);
     } catch { /* not the conflict JSON: a plain error */ }
-    const stored = typeof c?.value === "string" ? c.value : "";
+    const stored = typeof c?.value === "string"
+      ? c.value
+      : f.list && Array.isArray(c?.value)
+      ? JSON.stringify(c.value)
+      : "";
     const versioned = version !== undefined;
     if (r.status >= 200 && r.status < 300) {
       f.removed = r.removed;
@@ -391,6 +411,7 @@ export function createModel(
   return {
     fields,
     get: (id) => by.get(id),
+    add,
     status() {
       let dirty = 0, saving = false, failed: Field | undefined, removed = 0;
       for (const f of fields) {
