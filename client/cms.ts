@@ -6,6 +6,7 @@
  * @module
  */
 
+import { addressReader } from "../core/address.ts";
 import { type BarAction, createBar, type EditBar } from "./bar.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
@@ -187,7 +188,8 @@ export function mount(
     rich,
     lists &&
       import("./list.ts").then((m) =>
-        s.alive && s.cleanups.push(m.attachLists(kit, s.model, makePlain))
+        s.alive &&
+        s.cleanups.push(m.attachLists(kit, s.model, makePlain, addressReader()))
       ),
   );
   renderBarNow(s);

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { addressReader } from "../core/address.ts";
+import type { FieldAddress } from "../core/address.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
 import type { Field, Model } from "./model.ts";
@@ -79,16 +79,17 @@ const KEYS: Record<ListAction, string> = {
 
 /**
  * Makes every list container of the page editable through `model`;
- * `plain` makes elements plain-text editable (returns its undo). Returns
- * what undoes it all.
+ * `plain` makes elements plain-text editable (returns its undo), `read`
+ * parses an address (`addressReader`, passed in so that this chunk does
+ * not split it out of the session's). Returns what undoes it all.
  */
 export function attachLists(
   kit: Kit,
   model: Model,
   plain: (els: HTMLElement[]) => () => void,
+  read: (text: string) => FieldAddress | string,
 ): () => void {
   const offs: (() => void)[] = [];
-  const read = addressReader();
   for (const el of document.querySelectorAll<HTMLElement>("[data-cms-list]")) {
     const a = read(el.dataset.cmsList!);
     if (typeof a === "string" || a.index !== undefined) {
@@ -104,7 +105,7 @@ function attachList(
   model: Model,
   plain: (els: HTMLElement[]) => () => void,
   el: HTMLElement,
-  a: { collection: string; key: string; field: string },
+  a: FieldAddress,
 ): () => void {
   const { h, listen } = kit;
   const id = `${a.collection}:${a.key}:${a.field}`;
