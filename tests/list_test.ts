@@ -5,17 +5,13 @@
  * PostgreSQL stores, beside per-item saves that keep working.
  */
 import assert from "node:assert/strict";
-import postgres from "postgres";
 import { defineContent, list, plain } from "../core/content.ts";
 import type { ListConflictBody, ListSaveBody } from "../core/wire.ts";
 import { createHistoryHandler } from "../server/history.ts";
 import { createSaveHandler } from "../server/save.ts";
-import { KvContentStore } from "../server/store/kv.ts";
-import { MemoryContentStore } from "../server/store/memory.ts";
-import { PostgresContentStore } from "../server/store/postgres.ts";
 import type { DraftStore, PublishMode } from "../server/types.ts";
 import { contentVersion } from "../server/version.ts";
-import { startPostgres } from "./helpers/postgres.ts";
+import { draftStoreSuite, type Open } from "./helpers/draft_stores.ts";
 
 const ORIGIN = "https://site.example";
 const content = defineContent({
@@ -58,11 +54,6 @@ const whole = (
 });
 
 const SEED = ["Fast", "Small", "Safe"];
-
-interface Opened extends AsyncDisposable {
-  store: DraftStore;
-}
-type Open = () => Promise<Opened>;
 
 const cases: Record<string, (open: Open) => Promise<void>> = {
   "add, remove and reorder in one write; 204 with the list's version": async (
@@ -265,61 +256,4 @@ const cases: Record<string, (open: Open) => Promise<void>> = {
   },
 };
 
-function suite(name: string, setup: () => Promise<Open & AsyncDisposable>) {
-  Deno.test(`whole-list writes: ${name}`, async (t) => {
-    await using open = await setup();
-    for (const [title, run] of Object.entries(cases)) {
-      await t.step(title, () => run(open));
-    }
-  });
-}
-
-const none = { [Symbol.asyncDispose]: () => Promise.resolve() };
-
-suite("MemoryContentStore", () =>
-  Promise.resolve(Object.assign(
-    () => Promise.resolve({ store: new MemoryContentStore(), ...none }),
-    none,
-  )));
-
-suite("KvContentStore", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "cms-list-kv-" });
-  let n = 0;
-  return Object.assign(async () => {
-    const kv = await Deno.openKv(`${dir}/${++n}.kv`);
-    return {
-      store: new KvContentStore(kv),
-      [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
-    };
-  }, {
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
-  });
-});
-
-suite("PostgresContentStore", async () => {
-  const pg = await startPostgres();
-  let sql: postgres.Sql;
-  try {
-    sql = postgres(await pg.database(), { max: 4, onnotice: () => {} });
-  } catch (err) {
-    await pg.close();
-    throw err;
-  }
-  let n = 0;
-  return Object.assign(
-    () =>
-      Promise.resolve({
-        store: new PostgresContentStore(sql, { prefix: `l${++n}` }),
-        ...none,
-      }),
-    {
-      async [Symbol.asyncDispose]() {
-        try {
-          await sql.end();
-        } finally {
-          await pg.close();
-        }
-      },
-    },
-  );
-});
+draftStoreSuite("whole-list writes", cases);
