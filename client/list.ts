@@ -183,12 +183,14 @@ function attachList(
   root.append(bar);
   el.after(host);
 
-  /** Puts the bar next to the current item (or the empty list). */
+  /** Puts the bar above the current item's (or the list's) right end,
+   * below it when there is no room above. */
   function place() {
     if (current >= rows.length) current = rows.length - 1;
     const r = (rows[current] ?? el).getBoundingClientRect();
-    bar.style.top = `${Math.max(0, r.top)}px`;
-    bar.style.left = `${Math.min(r.right + 8, innerWidth - bar.offsetWidth)}px`;
+    const { offsetWidth: w, offsetHeight: y } = bar;
+    bar.style.top = `${r.top > y + 4 ? r.top - y - 4 : r.bottom + 4}px`;
+    bar.style.left = `${Math.max(0, Math.min(r.right - w, innerWidth - w))}px`;
     const n = rows.length;
     const can = [
       current > 0,

@@ -8,6 +8,7 @@ import { renderToString } from "preact-render-to-string";
 import { defineContent, list, plain } from "../core/content.ts";
 import { CmsList } from "../fresh/components.tsx";
 import { contentVersion } from "../server/version.ts";
+import { seriousViolations } from "./helpers/axe.ts";
 import type { Page } from "./helpers/browser.ts";
 import {
   type ClientSite,
@@ -96,6 +97,11 @@ clientSiteTest(
   async (t, site, browser) => {
     const page = await browser.newPage();
     await open(page, site);
+
+    await t.step("axe: no serious or critical violations", async () => {
+      await focusItem(page, 1);
+      assert.deepEqual(await seriousViolations(page), []);
+    });
 
     await t.step("by pointer: Add item after the current one", async () => {
       await focusItem(page, 0);
