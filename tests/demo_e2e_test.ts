@@ -188,7 +188,9 @@ Deno.test({
         }
         assert.deepEqual(
           saves.map((s) => s.field).sort(),
-          ["body", "features.1", "title"],
+          // The features are a list container (`<CmsList>`): its items are
+          // saved as one whole-list write.
+          ["body", "features", "title"],
           "exactly the three changed fields are sent",
         );
         assert.ok(saves.every((s) => s.status === 204), JSON.stringify(saves));
