@@ -5,7 +5,13 @@
  * PostgreSQL stores, beside per-item saves that keep working.
  */
 import assert from "node:assert/strict";
-import { defineContent, list, plain } from "../core/content.ts";
+import {
+  defineContent,
+  fieldSpec,
+  list,
+  listLengthError,
+  plain,
+} from "../core/content.ts";
 import type { ListConflictBody, ListSaveBody } from "../core/wire.ts";
 import { createHistoryHandler } from "../server/history.ts";
 import { createSaveHandler } from "../server/save.ts";
@@ -257,3 +263,49 @@ const cases: Record<string, (open: Open) => Promise<void>> = {
 };
 
 draftStoreSuite("whole-list writes", cases);
+
+Deno.test("list(): options first or after the item; limits checked", () => {
+  assert.deepEqual(fieldSpec(content, "pages", "features"), {
+    kind: "list",
+    item: { kind: "plain", maxLength: 10 },
+    min: 1,
+    max: 4,
+  });
+  assert.deepEqual(list({ max: 3, label: "Tags" }), {
+    kind: "list",
+    item: { kind: "plain" },
+    max: 3,
+    label: "Tags",
+  });
+  assert.deepEqual(list({ min: 0 }).min, 0);
+  for (
+    const bad of [{ min: -1 }, { min: 1.5 }, { max: 0 }, { min: 3, max: 2 }]
+  ) {
+    assert.throws(() => list(bad), TypeError, JSON.stringify(bad));
+  }
+  // A hand-made spec goes through the same checks.
+  assert.throws(
+    () =>
+      defineContent({
+        p: { f: { kind: "list", item: plain(), min: 5, max: 1 } },
+      }),
+    TypeError,
+  );
+  assert.throws(
+    () => defineContent({ p: { f: { kind: "plain", max: 2 } } }),
+    TypeError,
+  );
+  assert.equal(listLengthError(list({ min: 1, max: 2 }), 1), undefined);
+  assert.equal(
+    listLengthError(list({ min: 1 }), 0),
+    "List needs at least 1 item",
+  );
+  assert.equal(
+    listLengthError(list({ min: 2 }), 0),
+    "List needs at least 2 items",
+  );
+  assert.equal(
+    listLengthError(list({ max: 1 }), 2),
+    "List allows at most 1 item",
+  );
+});
