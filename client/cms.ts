@@ -115,15 +115,8 @@ export function mount(
   options: MountOptions,
   table?: Labels,
 ): CmsHandle | null {
-  let found = findMarkers();
-  // A list container's items are edited as the whole list (`list.ts`).
+  const found = findMarkers();
   const lists = document.querySelector("[data-cms-list]");
-  if (lists) {
-    const items = new Set(
-      document.querySelectorAll("[data-cms-list] [data-cms-field]"),
-    );
-    found = found.filter((m) => !items.has(m.el));
-  }
   if (!found.length && !lists) return null;
   useLabels(
     table ?? (typeof options.labels === "object" ? options.labels : {}),

@@ -12,6 +12,7 @@
  */
 
 import type { FieldAddress } from "../core/address.ts";
+import { contentVersion } from "../core/version.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
 import type { Field, Model } from "./model.ts";
@@ -125,8 +126,16 @@ function attachList(
     .map(rowOf);
   const template = rows[0]?.cloneNode(true) as HTMLElement ??
     h(/^[uo]l$/.test(el.localName) ? "li" : "div");
-  const undo = [plain(rows.map(markerOf))];
+  for (const name of ["contenteditable", "data-cms-state", "aria-invalid"]) {
+    markerOf(template).removeAttribute(name);
+  }
+  const undo: (() => void)[] = [];
   const texts = () => rows.map((r) => markerOf(r).textContent ?? "");
+  // Until the first add, remove or move, each item is its own field (saved
+  // as `features.N`); from then on the list is one field.
+  const items = rows.map((r) =>
+    model.get(markerOf(r).dataset.cmsField!) as ListField | undefined
+  );
   const f = model.add({
     id,
     ...a,
@@ -134,13 +143,27 @@ function attachList(
     list: true,
     version: el.dataset.cmsVersion,
   }, JSON.stringify(texts())) as ListField;
-  let current = -1;
+  let current = -1, whole = false;
+
+  /** The list becomes one field: its items' fields let go of the rows. */
+  function detach() {
+    whole = true;
+    for (const item of items) {
+      if (!item) continue;
+      item.els = item.els.filter((e) => !el.contains(e));
+      model.revert(item.id);
+    }
+    // The list's marks are on the container now.
+    for (const r of rows) markerOf(r).removeAttribute("data-cms-state");
+  }
 
   f.els = [el];
   f.show = (value) => {
-    const items = JSON.parse(value) as string[];
-    while (rows.length > items.length) rows.pop()!.remove();
-    while (rows.length < items.length) {
+    if (!whole && value === f.base) return;
+    if (!whole) detach();
+    const want = JSON.parse(value) as string[];
+    while (rows.length > want.length) rows.pop()!.remove();
+    while (rows.length < want.length) {
       const row = template.cloneNode(true) as HTMLElement;
       const last = rows.at(-1);
       if (last) last.after(row);
@@ -150,7 +173,7 @@ function attachList(
     }
     rows.forEach((row, i) => {
       const m = markerOf(row);
-      if (m.textContent !== items[i]) m.textContent = items[i];
+      if (m.textContent !== want[i]) m.textContent = want[i];
       m.setAttribute("data-cms-field", `${id}.${i}`);
       m.removeAttribute("data-cms-version");
     });
@@ -204,6 +227,12 @@ function attachList(
   function run(action: ListAction, i: number) {
     const r = listEdit(texts(), i, action, min, max);
     if (!r) return;
+    if (!whole) {
+      // The stored list is what the items' fields hold now (some may have
+      // been saved one by one since the page was rendered).
+      const stored = items.map((item, n) => item?.base ?? texts()[n]);
+      model.rebase(id, JSON.stringify(stored), contentVersion(stored));
+    }
     current = r.focus;
     model.edit(id, JSON.stringify(r.items));
     const m = rows[current] && markerOf(rows[current]);
@@ -217,7 +246,7 @@ function attachList(
   const index = (target: EventTarget | null) =>
     rows.findIndex((r) => r.contains(target as Node));
   undo.push(
-    kit.onEdit(el, () => model.edit(id, JSON.stringify(texts()))),
+    kit.onEdit(el, () => whole && model.edit(id, JSON.stringify(texts()))),
     listen(el, "focusin", (e) => {
       current = index(e.target);
       place();

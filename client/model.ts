@@ -185,6 +185,11 @@ export interface Model {
   edit(id: string, value: string): void;
   /** Back to the stored value. */
   revert(id: string): void;
+  /**
+   * The stored value of a clean field is now `base` at `version` (learnt
+   * another way than its own save, e.g. a list from its items' saves).
+   */
+  rebase(id: string, base: string, version?: string): void;
   /** Restores the stored drafts that still apply; returns their fields. */
   restoreDrafts(): Field[];
   /** Forgets the drafts of every dirty field (e.g. before leaving). */
@@ -429,6 +434,13 @@ export function createModel(
     revert(id) {
       const f = by.get(id);
       if (f) this.edit(id, f.base);
+    },
+    rebase(id, base, version) {
+      const f = by.get(id);
+      if (f && !isDirty(f) && !f.saving) {
+        rebase(f, base, version);
+        set(f, base, false);
+      }
     },
     restoreDrafts() {
       const draft = drafts?.read();

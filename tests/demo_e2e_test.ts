@@ -188,9 +188,7 @@ Deno.test({
         }
         assert.deepEqual(
           saves.map((s) => s.field).sort(),
-          // The features are a list container (`<CmsList>`): its items are
-          // saved as one whole-list write.
-          ["body", "features", "title"],
+          ["body", "features.1", "title"],
           "exactly the three changed fields are sent",
         );
         assert.ok(saves.every((s) => s.status === 204), JSON.stringify(saves));

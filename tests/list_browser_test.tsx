@@ -103,6 +103,17 @@ clientSiteTest(
       assert.deepEqual(await seriousViolations(page), []);
     });
 
+    await t.step("a text edit alone is still a per-item save", async () => {
+      await focusItem(page, 1);
+      await page.type("er");
+      await page.press("s", ["Control"]);
+      await waitState(page, "clean");
+      assert.deepEqual(
+        site.saves.map((s) => [s.body.field, s.body.value, s.status]),
+        [["features.1", "Smaller", 204]],
+      );
+    });
+
     await t.step("by pointer: Add item after the current one", async () => {
       await focusItem(page, 0);
       assert.equal(await clickList(page, "Add item"), true);
@@ -110,7 +121,7 @@ clientSiteTest(
       assert.deepEqual(await items(page), [
         [address(0), "Fast"],
         [address(1), "Safe"],
-        [address(2), "Small"],
+        [address(2), "Smaller"],
       ]);
       await waitState(page, "unsaved");
     });
@@ -120,7 +131,7 @@ clientSiteTest(
       await page.press("ArrowDown", ["Alt"]);
       assert.deepEqual((await items(page)).map(([, s]) => s), [
         "Fast",
-        "Small",
+        "Smaller",
         "Safe",
       ]);
       // The moved item keeps the focus: a second move is refused at the end.
@@ -130,7 +141,7 @@ clientSiteTest(
       assert.deepEqual((await items(page)).map(([, s]) => s), [
         "Safe",
         "Fast",
-        "Small",
+        "Smaller",
       ]);
       // Enter adds an item after the focused one (4 = max), Backspace in
       // the empty item removes it.
@@ -141,7 +152,7 @@ clientSiteTest(
       assert.deepEqual((await items(page)).map(([, s]) => s), [
         "Safe",
         "Fast",
-        "Small",
+        "Smaller",
       ]);
     });
 
@@ -150,13 +161,13 @@ clientSiteTest(
       assert.equal(await clickList(page, "Move item up"), true);
       assert.deepEqual((await items(page)).map(([, s]) => s), [
         "Safe",
-        "Small",
+        "Smaller",
         "Fast",
       ]);
       await focusItem(page, 0);
       assert.equal(await clickList(page, "Remove item"), true);
       assert.deepEqual(await items(page), [
-        [address(0), "Small"],
+        [address(0), "Smaller"],
         [address(1), "Fast"],
       ]);
     });
@@ -169,18 +180,18 @@ clientSiteTest(
       assert.equal(sent.length, 1);
       assert.equal(sent[0].status, 204);
       assert.equal(sent[0].body.field, "features");
-      assert.deepEqual(sent[0].body.value, ["Small", "Fast"]);
-      assert.equal(sent[0].body.version, contentVersion(["Fast", "Small"]));
+      assert.deepEqual(sent[0].body.value, ["Smaller", "Fast"]);
+      assert.equal(sent[0].body.version, contentVersion(["Fast", "Smaller"]));
       assert.deepEqual(
         (await site.store.get("pages", "home"))?.features,
-        ["Small", "Fast"],
+        ["Smaller", "Fast"],
       );
       await page.reload();
       await page.evaluate(() =>
         (globalThis as unknown as PageGlobals).cmsHandle.ready
       );
       assert.deepEqual(await items(page), [
-        [address(0), "Small"],
+        [address(0), "Smaller"],
         [address(1), "Fast"],
       ]);
       assert.equal(
@@ -188,7 +199,7 @@ clientSiteTest(
           document.querySelector<HTMLElement>("[data-cms-list]")!.dataset
             .cmsVersion
         ),
-        contentVersion(["Small", "Fast"]),
+        contentVersion(["Smaller", "Fast"]),
       );
     });
 
@@ -203,6 +214,35 @@ clientSiteTest(
       assert.deepEqual(
         (await site.store.get("pages", "home"))?.features,
         ["Fast"],
+      );
+    });
+    await t.step("an unsaved list survives a reload", async () => {
+      await page.reload();
+      await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).cmsHandle.ready
+      );
+      await focusItem(page, 0);
+      await page.press("Enter");
+      await page.type("Draft");
+      await page.reload();
+      await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).cmsHandle.ready
+      );
+      assert.deepEqual(await items(page), [
+        [address(0), "Fast"],
+        [address(1), "Draft"],
+      ]);
+      await waitState(page, "unsaved");
+      const before = site.saves.length;
+      await page.press("s", ["Control"]);
+      await waitState(page, "clean");
+      assert.deepEqual(
+        site.saves.slice(before).map((s) => [s.body.field, s.status]),
+        [["features", 204]],
+      );
+      assert.deepEqual(
+        (await site.store.get("pages", "home"))?.features,
+        ["Fast", "Draft"],
       );
     });
     await page.close();

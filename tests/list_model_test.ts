@@ -94,3 +94,31 @@ Deno.test("model: a list field saves the whole list as a string[]", async () => 
   assert.equal(f.version, "v3");
   assert.equal(f.base, JSON.stringify(["b", "a", "c"]));
 });
+
+Deno.test("model: rebase moves a clean field's stored value and version", () => {
+  const changed: string[] = [];
+  const model = createModel(
+    [{
+      id: "pages:home:features",
+      collection: "pages",
+      key: "home",
+      field: "features",
+      rich: false,
+      list: true,
+      version: "v1",
+    }],
+    ['["a"]'],
+    {
+      send: () => Promise.resolve({ status: 204, text: "" }),
+      onChange: (f) => changed.push(f.value),
+    },
+  );
+  const f = model.get("pages:home:features")!;
+  model.rebase(f.id, '["b"]', "v2");
+  assert.deepEqual([f.base, f.value, f.version], ['["b"]', '["b"]', "v2"]);
+  assert.deepEqual(changed, ['["b"]']);
+  // A dirty field keeps its base: its own save or conflict decides.
+  model.edit(f.id, '["c"]');
+  model.rebase(f.id, '["d"]', "v3");
+  assert.deepEqual([f.base, f.value, f.version], ['["b"]', '["c"]', "v2"]);
+});
