@@ -70,14 +70,6 @@ export interface ListField extends Field {
 const CSS =
   `:host{display:contents!important}.k{position:fixed;z-index:2147482500;display:flex;gap:4px;padding:4px}button{min-height:26px;padding:2px 8px}`;
 
-/** The keys of each action, for `aria-keyshortcuts` and the tooltip. */
-const KEYS: Record<ListAction, string> = {
-  up: "Alt+ArrowUp",
-  down: "Alt+ArrowDown",
-  remove: "",
-  add: "Enter",
-};
-
 /**
  * Makes every list container of the page editable through `model`;
  * `plain` makes elements plain-text editable (returns its undo), `read`
@@ -181,23 +173,30 @@ function attachList(
   };
 
   const { host, root } = kit.isolate("cms-list", THEME, CSS);
-  const button = (action: ListAction, text: string, label: string) => {
-    const b = h("button", { type: "button", "aria-label": label }, text);
-    if (KEYS[action]) {
-      b.setAttribute("aria-keyshortcuts", KEYS[action]);
-      b.title = `${label} (${KEYS[action].replace("Arrow", "")})`;
-    } else b.title = label;
-    // With no current item, Add appends.
-    b.onclick = () =>
-      run(action, current < 0 && action === "add" ? rows.length - 1 : current);
-    return b;
-  };
-  const buttons = [
-    button("up", "↑", t("listUp")),
-    button("down", "↓", t("listDown")),
-    button("remove", "✕", t("listRemove")),
-    button("add", "+ " + t("listAdd"), t("listAdd")),
-  ];
+  // Each button: its action, text, name and keys (`aria-keyshortcuts`,
+  // shown in the tooltip).
+  const buttons = ([
+    ["up", "↑", t("listUp"), "Alt+ArrowUp"],
+    ["down", "↓", t("listDown"), "Alt+ArrowDown"],
+    ["remove", "✕", t("listRemove")],
+    ["add", "+ " + t("listAdd"), t("listAdd"), "Enter"],
+  ] as [ListAction, string, string, string?][]).map(
+    ([action, text, label, keys]) => {
+      const b = h("button", { type: "button", "aria-label": label }, text);
+      b.title = label;
+      if (keys) {
+        b.setAttribute("aria-keyshortcuts", keys);
+        b.title += ` (${keys.replace("Arrow", "")})`;
+      }
+      // With no current item, Add appends.
+      b.onclick = () =>
+        run(
+          action,
+          current < 0 && action === "add" ? rows.length - 1 : current,
+        );
+      return b;
+    },
+  );
   const bar = h("div", {
     class: "k",
     role: "toolbar",
