@@ -104,29 +104,21 @@ function attachList(
   const id = `${a.collection}:${a.key}:${a.field}`;
   const min = Number(el.dataset.cmsMin) || 0;
   const max = Number(el.dataset.cmsMax) || Infinity;
-  // An item's row is the container's child that holds its marker.
-  const rowOf = (m: Element) => {
-    while (m.parentElement !== el) m = m.parentElement!;
-    return m as HTMLElement;
-  };
-  const markerOf = (row: HTMLElement) =>
-    row.matches("[data-cms-field]")
-      ? row
-      : row.querySelector<HTMLElement>("[data-cms-field]")!;
-  const rows = [...el.querySelectorAll("[data-cms-field]")]
-    .filter((m) => m.getAttribute("data-cms-field")!.startsWith(id + "."))
-    .map(rowOf);
+  // The items are the container's children with an item marker of it.
+  const rows = [...el.children].filter((m) =>
+    m.getAttribute("data-cms-field")?.startsWith(id + ".")
+  ) as HTMLElement[];
   const template = rows[0]?.cloneNode(true) as HTMLElement ??
     h(/^[uo]l$/.test(el.localName) ? "li" : "div");
   for (const name of ["contenteditable", "data-cms-state", "aria-invalid"]) {
-    markerOf(template).removeAttribute(name);
+    template.removeAttribute(name);
   }
   const undo: (() => void)[] = [];
-  const texts = () => rows.map((r) => markerOf(r).textContent ?? "");
+  const texts = () => rows.map((r) => r.textContent ?? "");
   // Until the first add, remove or move, each item is its own field (saved
   // as `features.N`); from then on the list is one field.
   const items = rows.map((r) =>
-    model.get(markerOf(r).dataset.cmsField!) as ListField | undefined
+    model.get(r.dataset.cmsField!) as ListField | undefined
   );
   const f = model.add({
     id,
@@ -146,7 +138,7 @@ function attachList(
       model.revert(item.id);
     }
     // The list's marks are on the container now.
-    for (const r of rows) markerOf(r).removeAttribute("data-cms-state");
+    for (const r of rows) r.removeAttribute("data-cms-state");
   }
 
   f.els = [el];
@@ -161,13 +153,12 @@ function attachList(
       if (last) last.after(row);
       else el.append(row);
       rows.push(row);
-      undo.push(plain([markerOf(row)]));
+      undo.push(plain([row]));
     }
     rows.forEach((row, i) => {
-      const m = markerOf(row);
-      if (m.textContent !== want[i]) m.textContent = want[i];
-      m.setAttribute("data-cms-field", `${id}.${i}`);
-      m.removeAttribute("data-cms-version");
+      if (row.textContent !== want[i]) row.textContent = want[i];
+      row.setAttribute("data-cms-field", `${id}.${i}`);
+      row.removeAttribute("data-cms-version");
     });
     place();
   };
@@ -234,7 +225,7 @@ function attachList(
     }
     current = r.focus;
     model.edit(id, JSON.stringify(r.items));
-    const m = rows[current] && markerOf(rows[current]);
+    const m = rows[current];
     if (m && !bar.contains(root.activeElement)) {
       m.focus();
       getSelection()?.selectAllChildren(m);
