@@ -6,6 +6,7 @@
  * @module
  */
 
+import { addressReader } from "../core/address.ts";
 import { type BarAction, createBar, type EditBar } from "./bar.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
@@ -46,6 +47,8 @@ interface PageField extends Field, Marker {
   els: HTMLElement[];
   /** Rich editors by region index (rich fields only). */
   editors?: RichTextController[];
+  /** Shows the value (list fields: their chunk renders the items). */
+  show?: (value: string) => void;
 }
 
 /** Dispatches a `cms:*` event on `document`. */
@@ -113,7 +116,8 @@ export function mount(
   table?: Labels,
 ): CmsHandle | null {
   const found = findMarkers();
-  if (!found.length) return null;
+  const lists = document.querySelector("[data-cms-list]");
+  if (!found.length && !lists) return null;
   useLabels(
     table ?? (typeof options.labels === "object" ? options.labels : {}),
   );
@@ -181,7 +185,15 @@ export function mount(
   if (cfg.events) attachPresence(s, cfg.events);
   const rich = makeRegions(s);
   s.cleanups.push(...regionListeners(s));
-  const ready = startEditors(s, rich);
+  const ready = startEditors(
+    s,
+    rich,
+    lists &&
+      import("./list.ts").then((m) =>
+        s.alive &&
+        s.cleanups.push(m.attachLists(kit, s.model, makePlain, addressReader()))
+      ),
+  );
   renderBarNow(s);
   const save = () => s.model.save();
   return { fields: s.list.length, ready, save, unmount: s.unmount };
@@ -278,7 +290,8 @@ function paint(s: Session, f: PageField): void {
   const { value, version } = f;
   f.els.forEach((el, i) => {
     const editor = f.editors?.[i];
-    if (f.image) {
+    if (f.show) f.show(value);
+    else if (f.image) {
       if (el.getAttribute("src") !== value) s.images.show(el, value);
     } else if (!f.rich) {
       if (el.textContent !== value) el.textContent = value;
@@ -334,10 +347,12 @@ function renderBarNow(s: Session): void {
 
 /** Asks the editor to settle `f`'s conflict. */
 async function ask(s: Session, f: PageField): Promise<void> {
+  // A list's items as lines, not its JSON.
+  const text = (v: string) => f.list ? JSON.parse(v).join("\n") : v;
   const choice = await s.bar.conflict(
     fieldLabel(f.field, f.els[0]),
-    f.value,
-    f.conflict!.stored,
+    text(f.value),
+    text(f.conflict!.stored),
   );
   if (s.alive) await s.model.resolve(f.id, choice);
 }
@@ -469,8 +484,11 @@ function onKey(s: Session, k: KeyboardEvent): void {
 async function startEditors(
   s: Session,
   rich: [PageField, number][],
+  lists: Promise<unknown> | null,
 ): Promise<void> {
   const { cfg, model } = s;
+  // List fields join the model before drafts are restored.
+  await lists;
   if (rich.length) {
     const { attachRich } = await import("./rich.ts");
     if (!s.alive) return;

@@ -18,6 +18,11 @@ export const de: Labels = {
   history: "Verlauf",
   done: "Fertig",
   discard: "Verwerfen",
+  listUp: "Eintrag nach oben",
+  listDown: "Eintrag nach unten",
+  listRemove: "Eintrag entfernen",
+  listAdd: "Eintrag hinzufügen",
+  listBar: "Aktionen für Listeneinträge",
   ok: "OK",
   clean: "Alle Änderungen gespeichert",
   unpublished:

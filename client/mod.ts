@@ -95,7 +95,7 @@ const NOTHING: CmsHandle = {
 export function mountCms(options: MountOptions = {}): CmsHandle {
   const has = (attr: string) => document.querySelector(`[data-cms-${attr}]`);
   if (current) return current;
-  if (!has("field")) return NOTHING;
+  if (!has("field") && !has("list")) return NOTHING;
   // Fetch the rich chunk in parallel with the editing session.
   if (has("type=richtext")) import("./rich.ts").catch(() => {});
   let session: CmsHandle | null = null, stopped = false;

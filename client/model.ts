@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { SaveBody } from "../core/wire.ts";
+import type { ListSaveBody, SaveBody } from "../core/wire.ts";
 
 /** What a save request got back. */
 export interface SaveAnswer {
@@ -42,6 +42,11 @@ export interface FieldInit {
   rich: boolean;
   /** The stored value's version, when the page gave one. */
   version?: string;
+  /**
+   * A whole list (a `data-cms-list` container): its value is the items as
+   * JSON text, sent as a `string[]` (a whole-list write, `ListSaveBody`).
+   */
+  list?: boolean;
 }
 
 /** A field of the session. Read it; change it only through the model. */
@@ -106,7 +111,7 @@ export interface ModelEvents {
 /** Options of {@linkcode Model}. */
 export interface ModelOptions {
   /** Sends one save request; never rejects (status 0 = no answer). */
-  send(body: SaveBody): Promise<SaveAnswer>;
+  send(body: SaveBody | ListSaveBody): Promise<SaveAnswer>;
   /** Where drafts live. Default: none kept. */
   drafts?: DraftStore;
   /** Default: the real clock, `setTimeout` and `Math.random`. */
@@ -167,6 +172,9 @@ export interface Model {
   readonly fields: Field[];
   /** The field with address `id`. */
   get(id: string): Field | undefined;
+  /** Adds a field whose stored value is `value` (e.g. a list, once its
+   * chunk is loaded); returns the field (the existing one for a known id). */
+  add(init: FieldInit, value: string): Field;
   /** The edit bar's summary. */
   status(): ModelStatus;
   /**
@@ -177,6 +185,11 @@ export interface Model {
   edit(id: string, value: string): void;
   /** Back to the stored value. */
   revert(id: string): void;
+  /**
+   * The stored value of a clean field is now `base` at `version` (learnt
+   * another way than its own save, e.g. a list from its items' saves).
+   */
+  rebase(id: string, base: string, version?: string): void;
   /** Restores the stored drafts that still apply; returns their fields. */
   restoreDrafts(): Field[];
   /** Forgets the drafts of every dirty field (e.g. before leaving). */
@@ -237,14 +250,17 @@ export function createModel(
   const attempts = new Map<Field, number>();
   let idle: (() => void)[] = [];
   let active = 0, alive = true;
-  init.forEach((i, n) => {
-    if (by.has(i.id)) return;
-    const f = i as Field;
-    f.base = f.value = values[n];
+  const add = (i: FieldInit, value: string) => {
+    let f = by.get(i.id);
+    if (f) return f;
+    f = i as Field;
+    f.base = f.value = value;
     f.saving = false;
     fields.push(f);
     by.set(f.id, f);
-  });
+    return f;
+  };
+  init.forEach((i, n) => add(i, values[n]));
   const isDirty = (f: Field) => f.value !== f.base;
 
   function set(f: Field, value: string, was: boolean) {
@@ -326,7 +342,12 @@ export function createModel(
 
   async function send(f: Field): Promise<void> {
     const { id, collection, key, field, version, value } = f;
-    const body: SaveBody = { collection, key, field, value };
+    const body: SaveBody | ListSaveBody = {
+      collection,
+      key,
+      field,
+      value: f.list ? JSON.parse(value) : value,
+    };
     if (version !== undefined) body.version = version;
     const attempt = (attempts.get(f) ?? 0) + 1;
     attempts.set(f, attempt);
@@ -340,7 +361,11 @@ export function createModel(
     try {
       if (r.status === 409) c = JSON.parse(r.text);
     } catch { /* not the conflict JSON: a plain error */ }
-    const stored = typeof c?.value === "string" ? c.value : "";
+    const stored = typeof c?.value === "string"
+      ? c.value
+      : f.list && Array.isArray(c?.value)
+      ? JSON.stringify(c.value)
+      : "";
     const versioned = version !== undefined;
     if (r.status >= 200 && r.status < 300) {
       f.removed = r.removed;
@@ -398,6 +423,7 @@ export function createModel(
   return {
     fields,
     get: (id) => by.get(id),
+    add,
     status() {
       let dirty = 0, saving = false, failed: Field | undefined, removed = 0;
       for (const f of fields) {
@@ -415,6 +441,13 @@ export function createModel(
     revert(id) {
       const f = by.get(id);
       if (f) this.edit(id, f.base);
+    },
+    rebase(id, base, version) {
+      const f = by.get(id);
+      if (f && !isDirty(f) && !f.saving) {
+        rebase(f, base, version);
+        set(f, base, false);
+      }
     },
     restoreDrafts() {
       const draft = drafts?.read();

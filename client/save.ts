@@ -4,7 +4,12 @@
  * @module
  */
 
-import { REMOVED_HEADER, type SaveBody, VERSION_HEADER } from "../core/wire.ts";
+import {
+  type ListSaveBody,
+  REMOVED_HEADER,
+  type SaveBody,
+  VERSION_HEADER,
+} from "../core/wire.ts";
 import type { SaveAnswer } from "./model.ts";
 
 /**
@@ -20,7 +25,7 @@ import type { SaveAnswer } from "./model.ts";
  */
 export async function saveField(
   url: string,
-  body: SaveBody,
+  body: SaveBody | ListSaveBody,
 ): Promise<SaveAnswer> {
   try {
     const res = await fetch(url, {

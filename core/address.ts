@@ -4,7 +4,10 @@
  * reader and the server's save endpoint, so both give the same verdict.
  *
  * An address is `collection:key:field`, where `field` is a name, or
- * `name.N` for item N of a list field:
+ * `name.N` for item N of a list field. The bare name of a list field
+ * (`pages:home:features`) names the whole list: a list container's
+ * `data-cms-list`, and a whole-list write (see `ListSaveBody` in
+ * `core/wire.ts`).
  *
  * - `collection` and the field name are identifiers: an ASCII letter or `_`,
  *   then ASCII letters, digits, `_` or `-`; at most 64 characters.

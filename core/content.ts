@@ -33,7 +33,8 @@ import { isAllowedUrl } from "./url.ts";
  * - `image`: the URL of an image (what the media endpoint answers as `url`):
  *   an `http:`/`https:` URL or a path such as `/media/a.png`, never
  *   protocol-relative, with no spaces or control characters.
- * - `list`: a list of plain texts, saved one item at a time as `name.N`.
+ * - `list`: a list of plain texts. An item is saved as `name.N`; the whole
+ *   list (items added, removed or reordered) as `name`, with a `string[]`.
  */
 export type FieldKind = "plain" | "rich" | "image" | "list";
 
@@ -48,6 +49,10 @@ export interface FieldSpec {
   readonly maxLength?: number;
   /** For `list`: how each item is checked. */
   readonly item?: FieldSpec;
+  /** For `list`: fewest items a whole-list write may leave (default 0). */
+  readonly min?: number;
+  /** For `list`: most items a whole-list write may leave (default none). */
+  readonly max?: number;
   /** The field's name for people (history, publish toasts), e.g. "Title". */
   readonly label?: string;
 }
@@ -104,25 +109,81 @@ export function image(
   return Object.freeze({ kind: "image", ...checkLabel(options.label) });
 }
 
+/** Options of {@linkcode list}: its item limits and label. */
+export interface ListOptions {
+  /** Fewest items the editor may leave (default 0). */
+  min?: number;
+  /** Most items the editor may add (default: no limit but the body size). */
+  max?: number;
+  /** The field's name for people, e.g. "Features". */
+  label?: string;
+}
+
 /**
- * A list of plain texts, saved item by item (`features.0`, `features.1`, …).
- * Saves replace existing items; adding or removing items is the host's job.
+ * A list of plain texts. Editors change an item in place (`features.2`),
+ * and add, remove and reorder items, saved as one whole-list write
+ * (`features`), between `min` and `max` items. The options come first or
+ * after the item spec.
  *
  * @example
  * ```ts
  * import { defineContent, list, plain } from "./content.ts";
- * defineContent({ pages: { features: list(plain({ maxLength: 60 })) } });
+ * defineContent({
+ *   pages: {
+ *     features: list(plain({ maxLength: 60 }), { min: 1, max: 6 }),
+ *     tags: list({ max: 10 }),
+ *   },
+ * });
  * ```
  */
 export function list(
-  item: "plain" | FieldSpec & { kind: "plain" } = "plain",
-  options: { label?: string } = {},
+  item: "plain" | FieldSpec & { kind: "plain" } | ListOptions = "plain",
+  options: ListOptions = {},
 ): FieldSpec & { kind: "list" } {
+  if (typeof item === "object" && !("kind" in item)) {
+    return list("plain", item);
+  }
+  const { min, max } = options;
+  if (min !== undefined && !(isLimit(min) || min === 0)) {
+    throw new TypeError("min must be a non-negative integer");
+  }
+  if (max !== undefined && !isLimit(max)) {
+    throw new TypeError("max must be a positive integer");
+  }
+  if ((min ?? 0) > (max ?? Infinity)) {
+    throw new TypeError("min must not exceed max");
+  }
   return Object.freeze({
     kind: "list",
     item: item === "plain" ? plain() : item,
+    ...min === undefined ? {} : { min },
+    ...max === undefined ? {} : { max },
     ...checkLabel(options.label),
   });
+}
+
+/**
+ * Whether a whole list's length is within its spec's `min` and `max`:
+ * `undefined` when it is, else the short reason a save answers with.
+ *
+ * @example
+ * ```ts
+ * import { list, listLengthError } from "./content.ts";
+ * listLengthError(list({ min: 1, max: 3 }), 2); // undefined
+ * listLengthError(list({ min: 1, max: 3 }), 4); // "List allows at most 3 items"
+ * ```
+ */
+export function listLengthError(
+  spec: FieldSpec,
+  length: number,
+): string | undefined {
+  if (spec.min !== undefined && length < spec.min) {
+    return `List needs at least ${spec.min} item${spec.min === 1 ? "" : "s"}`;
+  }
+  if (spec.max !== undefined && length > spec.max) {
+    return `List allows at most ${spec.max} item${spec.max === 1 ? "" : "s"}`;
+  }
+  return undefined;
 }
 
 /**
@@ -174,6 +235,27 @@ export type FieldAddressOf<C> = {
     [F in keyof C[K] & string]: C[K][F] extends "list"
       ? `${K}:${string}:${F}.${number}`
       : `${K}:${string}:${F}`;
+  }[keyof C[K] & string];
+}[keyof C & string];
+
+/**
+ * The address of a whole list field of a content declaration
+ * (`collection:${string}:field`, no item index): what a list container
+ * (`data-cms-list`) and a whole-list write name.
+ *
+ * @example
+ * ```ts
+ * import { defineContent, list, type ListAddressOf } from "./content.ts";
+ * const content = defineContent({ pages: { title: "plain", tags: list() } });
+ * const a: ListAddressOf<typeof content> = "pages:about:tags";
+ * // @ts-expect-error: not a list field
+ * const b: ListAddressOf<typeof content> = "pages:about:title";
+ * ```
+ */
+export type ListAddressOf<C> = {
+  [K in keyof C & string]: {
+    [F in keyof C[K] & string]: C[K][F] extends "list" ? `${K}:${string}:${F}`
+      : never;
   }[keyof C[K] & string];
 }[keyof C & string];
 
@@ -347,12 +429,16 @@ const LIST_OF_PLAIN: FieldSpec = /* @__PURE__ */ list();
 
 function isSpec(spec: unknown): spec is FieldSpec {
   if (typeof spec !== "object" || spec === null) return false;
-  const { kind, maxLength, item, label } = spec as FieldSpec;
+  const { kind, maxLength, item, label, min, max } = spec as FieldSpec;
   if (!KINDS.has(kind)) return false;
   if (label !== undefined && typeof label !== "string") return false;
   if (maxLength !== undefined && !isLimit(maxLength)) return false;
-  if (kind === "list") return isSpec(item) && item.kind === "plain";
-  return item === undefined;
+  if (kind === "list") {
+    return isSpec(item) && item.kind === "plain" &&
+      (min === undefined || min === 0 || isLimit(min)) &&
+      (max === undefined || isLimit(max)) && (min ?? 0) <= (max ?? Infinity);
+  }
+  return item === undefined && min === undefined && max === undefined;
 }
 
 function checkLimits(limits: TextLimits): TextLimits {

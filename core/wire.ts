@@ -524,3 +524,46 @@ export interface MediaLibraryPage {
   /** How many uploads match the search. */
   total: number;
 }
+
+// --- Whole-list writes (issue 20: lists that grow) -------------------------
+
+/**
+ * The JSON body of a whole-list write: the save endpoint's body with the
+ * bare address of a list field (`field: "features"`, no index) and every
+ * item, in order. It adds, removes and reorders items in one write; the
+ * length must be within the field's `min` and `max` (else 400, nothing
+ * stored). `version` is the whole list's (`contentVersion(list)`); a
+ * mismatch is a 409 {@linkcode ListConflictBody}. Per-item saves
+ * (`features.2`, {@linkcode SaveBody}) keep working beside it.
+ *
+ * @example
+ * ```ts
+ * import type { ListSaveBody } from "./wire.ts";
+ * const body: ListSaveBody = {
+ *   collection: "pages",
+ *   key: "home",
+ *   field: "features",
+ *   value: ["Small", "Fast", "Safe"],
+ *   version: "2k9x",
+ * };
+ * ```
+ */
+export interface ListSaveBody extends Omit<SaveBody, "value"> {
+  /** Every item of the list, in order (plain texts). */
+  value: string[];
+}
+
+/**
+ * The body of a 409 answer to a whole-list write: the list stored now and
+ * its version.
+ *
+ * @example
+ * ```ts
+ * import type { ListConflictBody } from "./wire.ts";
+ * const body: ListConflictBody = { error: "conflict", value: ["A"], version: "7q" };
+ * ```
+ */
+export interface ListConflictBody extends Omit<ConflictBody, "value"> {
+  /** The list stored now. */
+  value: string[];
+}

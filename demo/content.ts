@@ -25,7 +25,11 @@ export const ALLOWLIST = defineContent({
   pages: {
     title: plain({ maxLength: 200 }),
     body: "rich",
-    features: list(plain({ maxLength: 200 })),
+    features: list(plain({ maxLength: 200 }), {
+      min: 1,
+      max: 8,
+      label: "Features",
+    }),
     summary: "rich",
     hero: "image",
   },

@@ -6,7 +6,12 @@
  */
 import type { ComponentChildren, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { CmsField, CmsScript, scriptJson } from "../fresh/components.tsx";
+import {
+  CmsField,
+  CmsList,
+  CmsScript,
+  scriptJson,
+} from "../fresh/components.tsx";
 import { contentVersion } from "../server/version.ts";
 import type { Editor } from "../server/types.ts";
 import { ALLOWLIST, HERO_PLACEHOLDER, type HomePage } from "./content.ts";
@@ -145,17 +150,12 @@ export function HomePageView(props: HomeProps): VNode {
         </article>
         <section class="features" aria-labelledby="features-heading">
           <h2 id="features-heading">Features</h2>
-          <ul>
-            {page.features.map((feature, i) => (
-              <CmsField
-                as="li"
-                key={i}
-                field={`pages:home:features.${i}`}
-                value={feature}
-                editing={editing}
-              />
-            ))}
-          </ul>
+          <CmsList
+            content={ALLOWLIST}
+            field="pages:home:features"
+            value={page.features}
+            editing={editing}
+          />
         </section>
       </main>
       {editing && (

@@ -164,6 +164,104 @@ function kindOf(
   return [isItem ? "plain" : spec.kind, spec.label];
 }
 
+/** Props of {@linkcode CmsList}. */
+export interface CmsListProps<C extends Allowlist = Allowlist> {
+  /** The content declaration the list belongs to (its limits and label). */
+  content?: C;
+  /**
+   * The whole list's address, no item index: `"pages:home:features"` (see
+   * `ListAddressOf`).
+   */
+  field: string;
+  /** The stored items. */
+  value: readonly string[] | null | undefined;
+  /** Render the markers (edit mode). Default `false`. */
+  editing?: boolean;
+  /** The container element. Default `"ul"`. */
+  as?: string;
+  /** Each item's element. Default `"li"`. */
+  itemAs?: string;
+  /** Fewest items (default: the declared `min`, else 0). */
+  min?: number;
+  /** Most items (default: the declared `max`, else none). */
+  max?: number;
+  /** CSS class of the container. */
+  class?: string;
+  /** CSS class of each item. */
+  itemClass?: string;
+  /** Any other attribute of the container, passed through. */
+  [attribute: string]: unknown;
+}
+
+/**
+ * Renders a list field whose items editors can add, remove and reorder in
+ * place: a container with `data-cms-list` (the list's address),
+ * `data-cms-version` (of the whole list), `data-cms-min` / `data-cms-max`
+ * (from the declaration's `list({ min, max })`) and `data-cms-label`, with
+ * one item marker per item (`features.0`, `features.1`, …). Not editing, it
+ * is the bare list. Throws a `TypeError` when `content` is given and
+ * `field` is not a declared list.
+ *
+ * @example
+ * ```tsx
+ * import { CmsList } from "@inplace/cms/fresh";
+ * import { defineContent, list } from "@inplace/cms";
+ * const content = defineContent({ pages: { features: list({ min: 1, max: 6 }) } });
+ * <CmsList content={content} field="pages:home:features" value={["Fast", "Small"]} editing />;
+ * ```
+ */
+export function CmsList<C extends Allowlist>(
+  props: CmsListProps<C>,
+): CmsElement {
+  const {
+    content,
+    field,
+    value,
+    editing,
+    as,
+    itemAs,
+    min,
+    max,
+    itemClass,
+    ...rest
+  } = props;
+  const items = value ?? [];
+  const address = parseAddress(field);
+  const spec = content && typeof address !== "string"
+    ? fieldSpec(content, address.collection, address.field)
+    : undefined;
+  if (
+    typeof address === "string" || address.index !== undefined ||
+    (content && spec?.kind !== "list")
+  ) {
+    throw new TypeError(`CmsList: ${JSON.stringify(field)} is not a list`);
+  }
+  const attrs: Record<string, unknown> = { ...rest };
+  if (editing) {
+    attrs["data-cms-list"] = field;
+    attrs["data-cms-version"] = contentVersion([...items]);
+    const low = min ?? spec?.min, high = max ?? spec?.max;
+    if (low !== undefined) attrs["data-cms-min"] = String(low);
+    if (high !== undefined) attrs["data-cms-max"] = String(high);
+    if (spec?.label) attrs["data-cms-label"] = spec.label;
+  }
+  const Tag = (as ?? "ul") as "ul";
+  return (
+    <Tag {...attrs}>
+      {items.map((item, i) => (
+        <CmsField
+          key={i}
+          as={itemAs ?? "li"}
+          class={itemClass}
+          field={`${field}.${i}`}
+          value={item}
+          editing={editing}
+        />
+      ))}
+    </Tag>
+  );
+}
+
 /** The page config the client reads from `#cms-config` (all keys optional). */
 export interface CmsPageConfig {
   /** The editor's name, shown in the edit bar. */

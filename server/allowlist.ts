@@ -14,9 +14,12 @@ export interface ResolvedField {
   name: string;
   /** How the field is stored. For a list item the item is a plain string. */
   kind: FieldKind;
-  /** The list item's position, for `list` fields only. */
+  /** The list item's position; absent for a whole-list write. */
   index?: number;
-  /** How the value is checked: the field's spec, or its item's for a list. */
+  /**
+   * How the value is checked: the field's spec (for a whole list: with its
+   * `min`, `max` and `item`), or its item's for a list item.
+   */
   spec: FieldSpec;
 }
 
@@ -36,7 +39,9 @@ export interface ResolvedField {
  * resolveField(allowlist, { collection: "pages", key: "home", field: "features", index: 2 });
  * // { name: "features", kind: "list", index: 2, spec: { kind: "list", item: { kind: "plain" } } }
  * resolveField(allowlist, { collection: "pages", key: "home", field: "features" });
- * // "List field needs an item index"
+ * // the whole list: { name: "features", kind: "list", spec: { kind: "list", … } }
+ * resolveField(allowlist, { collection: "pages", key: "home", field: "title", index: 0 });
+ * // "Field is not a list"
  * ```
  */
 export function resolveField(
@@ -48,11 +53,7 @@ export function resolveField(
   const spec = fieldSpec(allowlist, collection, name);
   if (spec === undefined) return "Field not allowed";
   const { kind } = spec;
-  if (index === undefined) {
-    return kind === "list"
-      ? "List field needs an item index"
-      : { name, kind, spec };
-  }
+  if (index === undefined) return { name, kind, spec };
   if (kind !== "list" || spec.item === undefined) return "Field is not a list";
   return { name, kind, index, spec: spec.item };
 }

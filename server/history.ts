@@ -146,9 +146,6 @@ export function createHistoryHandler(
       throw new HttpError(Status.BadRequest, "Invalid version");
     }
     const rev = await revisionOf(address, input.revision);
-    if (typeof rev.value !== "string") {
-      throw new HttpError(Status.BadRequest, "Only single values restore");
-    }
     // The normal save path, with the caller's own headers (session, origin).
     const headers = new Headers(req.headers);
     headers.delete("Content-Length");

@@ -10,14 +10,21 @@ import {
   fieldPath,
   formatAddress,
 } from "../core/address.ts";
-import { fieldSpec, fitsLimit, isImageValue } from "../core/content.ts";
+import {
+  fieldSpec,
+  fitsLimit,
+  isImageValue,
+  listLengthError,
+} from "../core/content.ts";
 import {
   type ConflictBody,
+  type ListConflictBody,
   REMOVED_HEADER,
   type SaveBody,
   Status,
   VERSION_HEADER,
 } from "../core/wire.ts";
+import type { FieldSpec } from "../core/content.ts";
 import { type ResolvedField, resolveField } from "./allowlist.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import type { OriginOptions } from "./origin.ts";
@@ -49,10 +56,10 @@ export interface SaveEvent {
   collection: string;
   /** The record's key. */
   key: string;
-  /** The field as sent, e.g. `title` or `features.2`. */
+  /** The field as sent, e.g. `title`, `features.2`, or `features` (a whole list). */
   field: string;
-  /** The value as stored (sanitized for rich fields). */
-  value: string;
+  /** The value as stored (sanitized for rich fields; a list for a whole list). */
+  value: ContentValue;
   /** Who saved it. */
   editor: Editor;
 }
@@ -117,8 +124,13 @@ export interface SaveHandlerOptions extends OriginOptions {
  *   numbers, booleans; anything else is 400). Rich fields store
  *   `sanitizeRich(value, { mediaBase })`. Image fields store a URL (`isImageValue`).
  *   Over the field's `maxLength` is 400.
+ * - A whole-list write (`field` is a list field's bare name, `value` a
+ *   `string[]`, see `ListSaveBody`) replaces the list: its length must be
+ *   within the field's `min` and `max`, each item passes the item's checks;
+ *   else 400 with the reason, and nothing is stored.
  * - With `version`, a stored value whose {@linkcode contentVersion} differs
- *   gets 409 {@linkcode ConflictBody} and nothing is written.
+ *   gets 409 {@linkcode ConflictBody} and nothing is written (for a whole
+ *   list: the list's version, and the stored list in the body).
  * - Success: 204 with `CMS-Version: <contentVersion(stored value)>`, and
  *   for a rich field from which the sanitizer removed something,
  *   `CMS-Removed: <count>` ({@linkcode REMOVED_HEADER}).
@@ -195,11 +207,12 @@ export function createSaveHandler(
       throw new HttpError(Status.BadRequest, "List item does not exist");
     }
     if (outcome !== "written") {
-      const conflict: ConflictBody = {
+      // A list item's or field's text; a whole list's items.
+      const conflict = {
         error: "conflict",
         value: outcome.current,
         version: contentVersion(outcome.current),
-      };
+      } as ConflictBody | ListConflictBody;
       return json(Status.Conflict, conflict);
     }
     if (onSave) {
@@ -245,7 +258,10 @@ async function cleanValue(
   target: ResolvedField,
   value: unknown,
   sanitize: SanitizeOptions,
-): Promise<{ value: string; removed: number }> {
+): Promise<{ value: ContentValue; removed: number }> {
+  if (target.kind === "list" && target.index === undefined) {
+    return { value: cleanList(target.spec, value), removed: 0 };
+  }
   const { kind, spec } = target;
   let clean: string | undefined;
   let removed = 0;
@@ -276,8 +292,33 @@ async function cleanValue(
   return { value: clean, removed };
 }
 
+/**
+ * A whole list's items as stored; throws 400 when it is not a list of
+ * texts, its length is outside `min`..`max`, or an item fails its checks.
+ */
+function cleanList(spec: FieldSpec, value: unknown): string[] {
+  if (!Array.isArray(value)) {
+    throw new HttpError(Status.BadRequest, "List value must be an array");
+  }
+  const tooMany = listLengthError(spec, value.length);
+  if (tooMany) throw new HttpError(Status.BadRequest, tooMany);
+  const item = spec.item!;
+  for (const [i, text] of value.entries()) {
+    if (typeof text !== "string" || !text.isWellFormed()) {
+      throw new HttpError(Status.BadRequest, `Invalid list item ${i}`);
+    }
+    if (!fitsLimit(item, text)) {
+      throw new HttpError(
+        Status.BadRequest,
+        `List item ${i} too long (limit ${item.maxLength} characters)`,
+      );
+    }
+  }
+  return value;
+}
+
 /** What a write decided: written, a conflict, or a missing list item. */
-type Outcome = "written" | "missing" | { current: string };
+type Outcome = "written" | "missing" | { current: ContentValue };
 
 /**
  * One atomic read-modify-write of the record, with the field's new revision
@@ -288,7 +329,7 @@ async function write(
   draft: boolean,
   address: FieldAddress,
   target: ResolvedField,
-  value: string,
+  value: ContentValue,
   version: string | undefined,
   revision: RevisionInput,
 ): Promise<Outcome> {
@@ -339,7 +380,7 @@ export function draftStore(store: ContentStore): DraftStore {
 function apply(
   current: ContentRecord | null,
   target: ResolvedField,
-  value: string,
+  value: ContentValue,
   version: string | undefined,
 ): { outcome: Outcome; record: ContentRecord | null } {
   const stored: ContentValue | undefined =
@@ -353,10 +394,10 @@ function apply(
       return { outcome: "missing", record: null };
     }
     previous = stored[target.index];
-    next = stored.with(target.index, value);
+    next = stored.with(target.index, value as string);
   }
   if (
-    version !== undefined && typeof previous === "string" &&
+    version !== undefined && previous !== undefined &&
     contentVersion(previous) !== version
   ) {
     return { outcome: { current: previous }, record: null };

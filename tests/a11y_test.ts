@@ -9,7 +9,6 @@
  * `forced-colors: active`.
  */
 import assert from "node:assert/strict";
-import axe from "axe-core";
 import type { Page } from "./helpers/browser.ts";
 import {
   type ClientSite,
@@ -18,6 +17,7 @@ import {
   type PageGlobals,
 } from "./helpers/client_page.ts";
 import { png } from "./fixtures/images.ts";
+import { seriousViolations } from "./helpers/axe.ts";
 
 const SEED = {
   "pages:home": {
@@ -60,22 +60,6 @@ ${await marker(site, "h2", "pages:home:title")}
 ${await marker(site, "p", "pages:home:subtitle")}
 ${await marker(site, "div", "pages:home:body", true)}
 <ul>${await marker(site, "li", "pages:home:features.0")}</ul></main>`;
-}
-
-/** Runs axe in the page; returns the serious and critical violations. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  return await page.evaluate(async (source: string) => {
-    const w = globalThis as unknown as { axe?: typeof axe };
-    if (!w.axe) (0, eval)(source);
-    const result = await w.axe!.run(document, { resultTypes: ["violations"] });
-    return result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) =>
-        `${v.id} (${v.impact}): ${
-          v.nodes.map((n) => n.target.join(" ")).join(", ")
-        }`
-      );
-  }, axe.source);
 }
 
 /** Opens the page, makes one edit and focuses the rich region. */

@@ -5,25 +5,17 @@
  * under a killed process.
  */
 import assert from "node:assert/strict";
-import postgres from "postgres";
 import { previewPath, PreviewSigner } from "../server/preview.ts";
-import { KvContentStore } from "../server/store/kv.ts";
-import { MemoryContentStore } from "../server/store/memory.ts";
-import { PostgresContentStore } from "../server/store/postgres.ts";
-import type { DraftStore, PublishMode } from "../server/types.ts";
+import type { PublishMode } from "../server/types.ts";
 import { contentVersion } from "../server/version.ts";
 import { type Site, startSignedIn } from "./helpers/demo.ts";
+import { draftStoreSuite, type Open } from "./helpers/draft_stores.ts";
 import { startPostgres } from "./helpers/postgres.ts";
 
 const ED = { field: "title", editor: "Ada" };
 
 // ---------------------------------------------------------------------------
 // The draft-store contract
-
-interface Opened extends AsyncDisposable {
-  store: DraftStore;
-}
-type Open = () => Promise<Opened>;
 
 const cases: Record<string, (open: Open) => Promise<void>> = {
   "a draft leaves the published value; getDrafted shows it": async (open) => {
@@ -258,64 +250,7 @@ const cases: Record<string, (open: Open) => Promise<void>> = {
   },
 };
 
-function contract(name: string, setup: () => Promise<Open & AsyncDisposable>) {
-  Deno.test(`draft store contract: ${name}`, async (t) => {
-    await using open = await setup();
-    for (const [title, run] of Object.entries(cases)) {
-      await t.step(title, () => run(open));
-    }
-  });
-}
-
-const none = { [Symbol.asyncDispose]: () => Promise.resolve() };
-
-contract("MemoryContentStore", () =>
-  Promise.resolve(Object.assign(
-    () => Promise.resolve({ store: new MemoryContentStore(), ...none }),
-    none,
-  )));
-
-contract("KvContentStore", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "cms-draft-kv-" });
-  let n = 0;
-  return Object.assign(async () => {
-    const kv = await Deno.openKv(`${dir}/${++n}.kv`);
-    return {
-      store: new KvContentStore(kv),
-      [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
-    };
-  }, {
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
-  });
-});
-
-contract("PostgresContentStore", async () => {
-  const pg = await startPostgres();
-  let sql: postgres.Sql;
-  try {
-    sql = postgres(await pg.database(), { max: 10, onnotice: () => {} });
-  } catch (err) {
-    await pg.close();
-    throw err;
-  }
-  let n = 0;
-  return Object.assign(
-    () =>
-      Promise.resolve({
-        store: new PostgresContentStore(sql, { prefix: `d${++n}` }),
-        ...none,
-      }),
-    {
-      async [Symbol.asyncDispose]() {
-        try {
-          await sql.end();
-        } finally {
-          await pg.close();
-        }
-      },
-    },
-  );
-});
+draftStoreSuite("draft store contract", cases);
 
 // ---------------------------------------------------------------------------
 // Preview tokens

@@ -80,6 +80,20 @@ const SCENES: Scene[] = [
     },
   },
   {
+    name: "list",
+    title: "List items: move up or down, remove, add (Alt+↑/↓, Enter)",
+    async run(page) {
+      const item = "[data-cms-field='pages:home:features.1']";
+      await page.evaluate(
+        (sel: string) =>
+          document.querySelector(sel)!.scrollIntoView({ block: "center" }),
+        item,
+      );
+      await page.click(item);
+      await shadow(page, "cms-list", "[role=toolbar]");
+    },
+  },
+  {
     name: "toolbar",
     title: "Rich text toolbar, a tooltip with its shortcut",
     async run(page) {

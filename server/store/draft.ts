@@ -101,6 +101,38 @@ export function draftOf(
   return { value: structuredClone(value), at, editor };
 }
 
+/**
+ * Where a draft save of `field` goes among a record's `drafts`, so that a
+ * list never has both a whole-list draft and item drafts (an item index
+ * means another item once the list is reordered): a whole-list draft
+ * (`features`) replaces the list's item drafts (`drop`); an item save
+ * (`features.2`) while the list has a whole-list draft updates that one
+ * (`field` is `features`). Every draft store follows it.
+ *
+ * @example
+ * ```ts
+ * import { draftSlot } from "./draft.ts";
+ * const at = new Date().toISOString();
+ * const d = { value: "B", at, editor: "Ada" };
+ * draftSlot({ "features.1": d }, "features"); // { field: "features", drop: ["features.1"] }
+ * draftSlot({ features: { ...d, value: ["A"] } }, "features.0");
+ * // { field: "features", drop: [] }
+ * ```
+ */
+export function draftSlot(
+  drafts: RecordDrafts | null | undefined,
+  field: string,
+): { field: string; drop: string[] } {
+  const names = Object.keys(drafts ?? {});
+  const dot = field.lastIndexOf(".");
+  if (dot >= 0) {
+    const list = field.slice(0, dot);
+    return { field: names.includes(list) ? list : field, drop: [] };
+  }
+  const prefix = field + ".";
+  return { field, drop: names.filter((name) => name.startsWith(prefix)) };
+}
+
 /** Fields of one record to publish: all its drafts, or these (with versions). */
 export type Selection = "all" | DraftRef[];
 

@@ -28,6 +28,7 @@ import {
   checkDraft,
   draftLines,
   draftOf,
+  draftSlot,
   listDrafts,
   overlay,
   planPublish,
@@ -288,14 +289,17 @@ export class KvContentStore implements HistoryStore, DraftStore, ScheduleStore {
           next,
           head.value !== null,
         );
-        const draft = draftOf(
+        const slot = draftSlot(drafts.value, revision.field);
+        const kept = { ...drafts.value };
+        for (const name of slot.drop) delete kept[name];
+        kept[slot.field] = draftOf(
           next,
-          revision.field,
+          slot.field,
           revision.editor,
           revs.at(-1)!.at,
         );
         const op = this.#kv.atomic().check(entry, drafts, head)
-          .set(draftKey, { ...drafts.value, [revision.field]: draft });
+          .set(draftKey, kept);
         let seq = head.value?.seq ?? 0;
         for (const rev of revs) this.#setRevision(op, rev, ++seq);
         op.set(headKey, { seq } satisfies Head);

@@ -27,6 +27,7 @@ import {
   checkDraft,
   draftLines,
   draftOf,
+  draftSlot,
   listDrafts,
   overlay,
   planPublish,
@@ -181,15 +182,13 @@ export class MemoryContentStore
         next,
         (this.#history.get(field)?.length ?? 0) > 0,
       );
-      const draft = draftOf(
-        next,
-        revision.field,
-        revision.editor,
-        revs.at(-1)!.at,
-      );
+      const slot = draftSlot(drafts, revision.field);
+      const draft = draftOf(next, slot.field, revision.editor, revs.at(-1)!.at);
       for (const rev of revs) this.#add(rev);
       this.#prune(field);
-      this.#drafts.set(id, { ...drafts, [revision.field]: draft });
+      const kept = { ...drafts };
+      for (const name of slot.drop) delete kept[name];
+      this.#drafts.set(id, { ...kept, [slot.field]: draft });
       return Promise.resolve(copyRecord(next));
     } catch (err) {
       return Promise.reject(err);

@@ -29,6 +29,7 @@ import {
   checkDraft,
   draftLines,
   draftOf,
+  draftSlot,
   listDrafts,
   overlay,
   planPublish,
@@ -338,15 +339,21 @@ export class PostgresContentStore
               next,
               seq > 0,
             );
+            const slot = draftSlot(drafts, revision.field);
             const draft = draftOf(
               next,
-              revision.field,
+              slot.field,
               revision.editor,
               revs.at(-1)!.at,
             );
+            if (slot.drop.length) {
+              await tx`DELETE FROM ${tx(this.#drafts)}
+              WHERE collection = ${collection} AND key = ${key}
+                AND field IN ${tx(slot.drop)}`;
+            }
             await tx`INSERT INTO ${tx(this.#drafts)}
             (collection, key, field, value, at, editor)
-            VALUES (${collection}, ${key}, ${revision.field},
+            VALUES (${collection}, ${key}, ${slot.field},
               ${tx.json(draft.value)}, ${draft.at}, ${draft.editor})
             ON CONFLICT (collection, key, field) DO UPDATE
             SET value = EXCLUDED.value, at = EXCLUDED.at,

@@ -1,0 +1,250 @@
+/**
+ * Lists that grow (issue 20) in Chromium, Firefox and WebKit: a `CmsList`
+ * page against the real save handler; items added, removed and reordered
+ * by pointer and by keyboard, saved as one whole-list write, and reloaded.
+ */
+import assert from "node:assert/strict";
+import { renderToString } from "preact-render-to-string";
+import { defineContent, list, plain } from "../core/content.ts";
+import { CmsList } from "../fresh/components.tsx";
+import { contentVersion } from "../server/version.ts";
+import { seriousViolations } from "./helpers/axe.ts";
+import type { Page } from "./helpers/browser.ts";
+import {
+  type ClientSite,
+  clientSiteTest,
+  type PageGlobals,
+  waitState,
+} from "./helpers/client_page.ts";
+
+const content = defineContent({
+  pages: {
+    title: "plain",
+    features: list(plain({ maxLength: 40 }), { min: 1, max: 4 }),
+  },
+});
+
+async function homePage(site: ClientSite): Promise<string> {
+  const features = (await site.store.get("pages", "home"))?.features;
+  return `<main><h1 data-cms-field="pages:home:title" data-cms-version="${
+    contentVersion("Hi")
+  }">Hi</h1>${
+    renderToString(
+      <CmsList
+        content={content}
+        field="pages:home:features"
+        value={features as string[]}
+        editing
+      />,
+    )
+  }</main>`;
+}
+
+const SITE = {
+  pages: { "/": homePage },
+  seed: { "pages:home": { title: "Hi", features: ["Fast", "Small"] } },
+  allowlist: content,
+};
+
+async function open(page: Page, site: ClientSite) {
+  await page.goto(site.url + "/");
+  await page.evaluate(() =>
+    (globalThis as unknown as PageGlobals).cmsHandle.ready
+  );
+}
+
+/** The items as the page shows them: [address, text]. */
+function items(page: Page): Promise<[string, string][]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("[data-cms-list] [data-cms-field]")].map(
+      (el) => [el.getAttribute("data-cms-field")!, el.textContent!],
+    )
+  );
+}
+
+/** Clicks a list bar button by its accessible name; returns whether it
+ * was enabled. */
+function clickList(page: Page, label: string): Promise<boolean> {
+  return page.evaluate((label) => {
+    const root = document.querySelector("cms-list")!.shadowRoot!;
+    const b = root.querySelector<HTMLButtonElement>(
+      `button[aria-label="${label}"]`,
+    );
+    if (!b) throw new Error(`no ${label} button`);
+    const enabled = !b.disabled;
+    b.click();
+    return enabled;
+  }, label);
+}
+
+/** Clicks item `i` and puts the caret at its end. */
+async function focusItem(page: Page, i: number) {
+  const sel = `[data-cms-field="pages:home:features.${i}"]`;
+  await page.click(sel);
+  await page.evaluate((sel) => {
+    const el = document.querySelector(sel) as HTMLElement;
+    el.focus();
+    getSelection()!.selectAllChildren(el);
+    getSelection()!.collapseToEnd();
+  }, sel);
+}
+
+const address = (i: number) => `pages:home:features.${i}`;
+
+clientSiteTest(
+  "lists: add, remove and reorder, saved and reloaded",
+  SITE,
+  async (t, site, browser) => {
+    const page = await browser.newPage();
+    await open(page, site);
+
+    await t.step("axe: no serious or critical violations", async () => {
+      await focusItem(page, 1);
+      assert.deepEqual(await seriousViolations(page), []);
+    });
+
+    await t.step("a text edit alone is still a per-item save", async () => {
+      await focusItem(page, 1);
+      await page.type("er");
+      await page.press("s", ["Control"]);
+      await waitState(page, "clean");
+      assert.deepEqual(
+        site.saves.map((s) => [s.body.field, s.body.value, s.status]),
+        [["features.1", "Smaller", 204]],
+      );
+    });
+
+    await t.step("by pointer: Add item after the current one", async () => {
+      await focusItem(page, 0);
+      assert.equal(await clickList(page, "Add item"), true);
+      await page.type("Safe");
+      assert.deepEqual(await items(page), [
+        [address(0), "Fast"],
+        [address(1), "Safe"],
+        [address(2), "Smaller"],
+      ]);
+      await waitState(page, "unsaved");
+    });
+
+    await t.step("by keyboard: Alt+ArrowDown, Enter, Backspace", async () => {
+      await focusItem(page, 1);
+      await page.press("ArrowDown", ["Alt"]);
+      assert.deepEqual((await items(page)).map(([, s]) => s), [
+        "Fast",
+        "Smaller",
+        "Safe",
+      ]);
+      // The moved item keeps the focus: a second move is refused at the end.
+      await page.press("ArrowDown", ["Alt"]);
+      await page.press("ArrowUp", ["Alt"]);
+      await page.press("ArrowUp", ["Alt"]);
+      assert.deepEqual((await items(page)).map(([, s]) => s), [
+        "Safe",
+        "Fast",
+        "Smaller",
+      ]);
+      // Enter adds an item after the focused one (4 = max), Backspace in
+      // the empty item removes it.
+      await page.press("Enter");
+      assert.equal((await items(page)).length, 4);
+      assert.equal(await clickList(page, "Add item"), false, "at max 4");
+      await page.press("Backspace");
+      assert.deepEqual((await items(page)).map(([, s]) => s), [
+        "Safe",
+        "Fast",
+        "Smaller",
+      ]);
+    });
+
+    await t.step("by pointer: move up and remove", async () => {
+      await focusItem(page, 2);
+      assert.equal(await clickList(page, "Move item up"), true);
+      assert.deepEqual((await items(page)).map(([, s]) => s), [
+        "Safe",
+        "Smaller",
+        "Fast",
+      ]);
+      await focusItem(page, 0);
+      assert.equal(await clickList(page, "Remove item"), true);
+      assert.deepEqual(await items(page), [
+        [address(0), "Smaller"],
+        [address(1), "Fast"],
+      ]);
+    });
+
+    await t.step("Save: one whole-list write; reload shows it", async () => {
+      const before = site.saves.length;
+      await page.press("s", ["Control"]);
+      await waitState(page, "clean");
+      const sent = site.saves.slice(before);
+      assert.equal(sent.length, 1);
+      assert.equal(sent[0].status, 204);
+      assert.equal(sent[0].body.field, "features");
+      assert.deepEqual(sent[0].body.value, ["Smaller", "Fast"]);
+      assert.equal(sent[0].body.version, contentVersion(["Fast", "Smaller"]));
+      assert.deepEqual(
+        (await site.store.get("pages", "home"))?.features,
+        ["Smaller", "Fast"],
+      );
+      await page.reload();
+      await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).cmsHandle.ready
+      );
+      assert.deepEqual(await items(page), [
+        [address(0), "Smaller"],
+        [address(1), "Fast"],
+      ]);
+      assert.equal(
+        await page.evaluate(() =>
+          document.querySelector<HTMLElement>("[data-cms-list]")!.dataset
+            .cmsVersion
+        ),
+        contentVersion(["Smaller", "Fast"]),
+      );
+    });
+
+    await t.step("limits: Remove is disabled at min 1", async () => {
+      await focusItem(page, 0);
+      assert.equal(await clickList(page, "Remove item"), true);
+      await focusItem(page, 0);
+      assert.equal(await clickList(page, "Remove item"), false, "at min 1");
+      assert.deepEqual((await items(page)).map(([, s]) => s), ["Fast"]);
+      await page.press("s", ["Control"]);
+      await waitState(page, "clean");
+      assert.deepEqual(
+        (await site.store.get("pages", "home"))?.features,
+        ["Fast"],
+      );
+    });
+    await t.step("an unsaved list survives a reload", async () => {
+      await page.reload();
+      await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).cmsHandle.ready
+      );
+      await focusItem(page, 0);
+      await page.press("Enter");
+      await page.type("Draft");
+      await page.reload();
+      await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).cmsHandle.ready
+      );
+      assert.deepEqual(await items(page), [
+        [address(0), "Fast"],
+        [address(1), "Draft"],
+      ]);
+      await waitState(page, "unsaved");
+      const before = site.saves.length;
+      await page.press("s", ["Control"]);
+      await waitState(page, "clean");
+      assert.deepEqual(
+        site.saves.slice(before).map((s) => [s.body.field, s.status]),
+        [["features", 204]],
+      );
+      assert.deepEqual(
+        (await site.store.get("pages", "home"))?.features,
+        ["Fast", "Draft"],
+      );
+    });
+    await page.close();
+  },
+);
