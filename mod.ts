@@ -104,6 +104,7 @@ export {
   type FieldSpec,
   image,
   list,
+  type ListOptions,
   plain,
   rich,
   type TextLimits,

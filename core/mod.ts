@@ -34,6 +34,7 @@ export {
   type FieldSpec,
   image,
   list,
+  type ListOptions,
   plain,
   rich,
   type TextLimits,
