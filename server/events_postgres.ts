@@ -22,7 +22,7 @@ import {
  * @example
  * ```ts ignore
  * import postgres from "postgres";
- * import { PostgresEventBus } from "./events_postgres.ts";
+ * import { PostgresEventBus } from "@inplace/cms/postgres";
  * const sql = postgres("postgres://cms@127.0.0.1/cms");
  * const bus = new PostgresEventBus(sql);
  * await bus.subscribe((m) => console.log(m.type));

@@ -342,8 +342,11 @@ export interface MediaGcReport {
  *
  * @example
  * ```ts
- * import { MemoryContentStore, MemoryMediaStorage } from "@inplace/cms";
- * import { collectMedia } from "./media_library.ts";
+ * import {
+ *   collectMedia,
+ *   MemoryContentStore,
+ *   MemoryMediaStorage,
+ * } from "@inplace/cms";
  * const report = await collectMedia({
  *   storage: new MemoryMediaStorage(),
  *   store: new MemoryContentStore(),
@@ -411,8 +414,11 @@ const MAX_PAGE = 200;
  *
  * @example
  * ```ts
- * import { MemoryContentStore, MemoryMediaStorage } from "@inplace/cms";
- * import { createMediaLibraryHandler } from "./media_library.ts";
+ * import {
+ *   createMediaLibraryHandler,
+ *   MemoryContentStore,
+ *   MemoryMediaStorage,
+ * } from "@inplace/cms";
  * const library = createMediaLibraryHandler({
  *   authorize: (req) =>
  *     req.headers.get("Cookie")?.includes("session=ok") ? { name: "Ada" } : null,
