@@ -161,8 +161,13 @@ Deno.test("adoption: a KV + local-media app resolves neither postgres nor aws4fe
 });
 
 Deno.test("adoption: the README's quick start, pasted into a new app, type-checks, serves and saves", async () => {
+  // The `unstable` list the README's Install section tells apps to set.
+  const unstable = JSON.parse(
+    README.match(/"unstable": (\[[^\]]*\])/)?.[1] ?? "null",
+  );
+  assert.ok(Array.isArray(unstable), "README shows no unstable list");
   const dir = await newApp({ "main.ts": readmeBlock("quick-start") }, {
-    unstable: ["kv"],
+    unstable,
   });
   const port = freePort();
   let child: Deno.ChildProcess | undefined;
