@@ -4,8 +4,9 @@
  * hover and for screen readers), names them on the regions they edit,
  * hands saved values to the model (`Model.stored`: a clean region takes
  * the value with a brief highlight; a dirty one gets "Ada saved this
- * field" and the conflict choice at once), and reports this editor's focus
- * and unsaved fields through `presence.ts`.
+ * field" and the conflict choice at once), passes draft-mode events on as
+ * `cms:published`, `cms:drafts` and `cms:schedule` on `document`, and
+ * reports this editor's focus and unsaved fields through `presence.ts`.
  *
  * @module
  */
@@ -141,6 +142,15 @@ export function attachPresence(
     on("presence", (d) => presence.receive("presence", d));
     on("saved", saved);
     on("resync", () => void reread());
+    // Draft mode: the draft chunks follow `cms:published`, `cms:drafts`
+    // and `cms:schedule` (other editors' publishes, schedules firing).
+    for (const name of ["published", "drafts", "schedule"]) {
+      on(
+        name,
+        (detail) =>
+          document.dispatchEvent(new CustomEvent(`cms:${name}`, { detail })),
+      );
+    }
     es.onerror = () => {
       // Closed for good (503, 403, a network failure): reopen later.
       if (es.readyState !== EventSource.CLOSED) return;
