@@ -15,7 +15,8 @@ import type { SavedEventData } from "../core/wire.ts";
 import type { EditBar } from "./bar.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
-import type { Model } from "./model.ts";
+import type { ListField } from "./list.ts";
+import type { Field, Model } from "./model.ts";
 import { createPresence, initials } from "./presence.ts";
 
 const BAR_CSS =
@@ -92,10 +93,14 @@ export function attachPresence(
   }
 
   function saved(d: SavedEventData) {
-    const f = model.get(d.field);
-    if (!f || typeof d.value !== "string") return;
+    const f = model.get(d.field) as
+      | Field & Partial<Pick<ListField, "live">>
+      | undefined;
+    if (!f) return;
     const { value, conflict } = f;
-    model.stored(d.field, d.value, d.version);
+    // A whole-list write: its chunk applies it (`listStored`).
+    if (typeof d.value === "string") model.stored(d.field, d.value, d.version);
+    else f.live?.(d.value, d.version);
     if (f.conflict && !conflict) savedBy.set(f.id, d.by);
     else if (f.value !== value) {
       for (const el of regions(f.id)) {
@@ -122,6 +127,14 @@ export function attachPresence(
       if (f && f.value !== value) {
         saved({ field: id, value, version: el.dataset.cmsVersion!, by: "" });
       }
+    }
+    // Lists: their items, whole (a list that changed shape is one field).
+    for (const el of doc.querySelectorAll<HTMLElement>("[data-cms-list]")) {
+      const id = el.dataset.cmsList!;
+      const value = [...el.children].filter((c) =>
+        c.getAttribute("data-cms-field")?.startsWith(id + ".")
+      ).map((c) => c.textContent ?? "");
+      saved({ field: id, value, version: el.dataset.cmsVersion!, by: "" });
     }
   }
 

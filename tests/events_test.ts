@@ -12,6 +12,8 @@ import {
 } from "../server/publish.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { Scheduler } from "../server/schedule.ts";
+import { defineContent, list } from "../core/content.ts";
+import { contentVersion } from "../core/version.ts";
 import { serveGracefully } from "../server/serve.ts";
 import type { CanEdit, Editor } from "../server/types.ts";
 import { openEvents, type SseEvent } from "./helpers/sse.ts";
@@ -20,7 +22,9 @@ const EDITORS: Record<string, Editor> = {
   ada: { id: "ada", name: "Ada" },
   bob: { id: "bob", name: "Bob" },
 };
-const allowlist = { pages: { title: "plain", secret: "plain" } } as const;
+const allowlist = defineContent({
+  pages: { title: "plain", secret: "plain", features: list({ max: 4 }) },
+});
 /** Bob may not edit `secret`. */
 const canEdit: CanEdit = (_req, field, editor) =>
   !(editor.id === "bob" && field.field === "secret");
@@ -31,7 +35,12 @@ interface Site {
   events: EditorEvents;
   close(): Promise<void>;
   headers(who: string): HeadersInit;
-  save(who: string, field: string, value: string): Promise<number>;
+  save(
+    who: string,
+    field: string,
+    value: unknown,
+    version?: string,
+  ): Promise<number>;
 }
 
 async function startSite(
@@ -95,7 +104,7 @@ async function startSite(
     store,
     events,
     headers,
-    async save(who, field, value) {
+    async save(who, field, value, version) {
       const res = await fetch(`${url}/api/cms/save`, {
         method: "PATCH",
         headers: headers(who),
@@ -104,6 +113,7 @@ async function startSite(
           key: "home",
           field,
           value,
+          ...version === undefined ? {} : { version },
         }),
       });
       await res.body?.cancel();
@@ -604,6 +614,58 @@ Deno.test("events (draft mode): a fired schedule is announced as a publish; a fa
     assert.ok(!bob.events.some((e) => e.data.includes("secret")));
   } finally {
     await scheduler.stop();
+    ada.close();
+    bob.close();
+    await site.close();
+  }
+});
+
+Deno.test("events: a whole-list write is one saved event with the items and the list's version", async () => {
+  const site = await startSite();
+  const open = (who: string) =>
+    openEvents(`${site.url}/api/cms/events?page=/`, site.headers(who));
+  const ada = await open("ada");
+  const bob = await open("bob");
+  try {
+    const items = ["Fast", "Small"];
+    assert.equal(await site.save("ada", "features", items), 204);
+    for (const s of [ada, bob]) {
+      const e = data(await s.next(savedOf("features")));
+      assert.deepEqual(e, {
+        field: "pages:home:features",
+        value: items,
+        version: contentVersion(items),
+        by: "Ada",
+      });
+    }
+    // A per-item save names the item, with its text.
+    assert.equal(await site.save("bob", "features.1", "Tiny"), 204);
+    const item = data(await ada.next(savedOf("features.1")));
+    assert.deepEqual([item.value, item.version], [
+      "Tiny",
+      contentVersion("Tiny"),
+    ]);
+    // A whole-list write over a stale version is a 409: no event. The next
+    // one (at the list's version now) is announced with what is stored.
+    const mark = ada.events.length;
+    assert.equal(
+      await site.save("ada", "features", ["X"], contentVersion(items)),
+      409,
+    );
+    const now = ["Fast", "Tiny"];
+    const next = ["Tiny", "Fast", "New"];
+    assert.equal(
+      await site.save("ada", "features", next, contentVersion(now)),
+      204,
+    );
+    const e = data(await ada.next(savedOf("features"), 5000, mark));
+    assert.deepEqual(e.value, next);
+    assert.equal(e.version, contentVersion(next));
+    assert.ok(
+      !ada.events.slice(mark).some((e) => e.data.includes('["X"]')),
+      "the refused write was never announced",
+    );
+  } finally {
     ada.close();
     bob.close();
     await site.close();
