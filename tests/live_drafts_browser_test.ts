@@ -145,10 +145,19 @@ engineTest(
           document.querySelectorAll("[data-cms-list] > [data-cms-field]")
             .length
         );
+        // Add an item after the first through the list bar (the focus
+        // moves to it), then type into it.
         await a.puppeteer?.bringToFront();
-        await a.click("[data-cms-list] > [data-cms-field]");
-        await a.press("End");
-        await a.press("Enter");
+        await a.evaluate(() => {
+          const item = document.querySelector<HTMLElement>(
+            "[data-cms-list] > [data-cms-field]",
+          )!;
+          item.focus();
+          const root = document.querySelector("cms-list")!.shadowRoot!;
+          root.querySelector<HTMLButtonElement>(
+            'button[aria-label="Add item"]',
+          )!.click();
+        });
         await a.type("Live item");
         await a.press("s", ["Control"]);
         await b.waitFor(
