@@ -175,6 +175,71 @@ engineTest(
           before,
         );
       });
+
+      await t.step(
+        "B's unsaved list edit meets A's next whole-list save as the conflict choice",
+        async () => {
+          await b.puppeteer?.bringToFront();
+          // Focused from script: B's toast (the failed schedule) may
+          // cover the list, and WebKit refuses a covered click.
+          await b.evaluate(() => {
+            const item = document.querySelector<HTMLElement>(
+              "[data-cms-list] > [data-cms-field]",
+            )!;
+            item.focus();
+            getSelection()!.selectAllChildren(item);
+            getSelection()!.collapseToEnd();
+          });
+          await b.type(" mine");
+          const items = (p: Page) =>
+            p.evaluate(() =>
+              [...document.querySelectorAll(
+                "[data-cms-list] > [data-cms-field]",
+              )]
+                .map((e) => e.textContent!)
+            );
+          // A removes its last item (a whole-list write) and saves.
+          await a.puppeteer?.bringToFront();
+          await a.evaluate(() => {
+            const all = document.querySelectorAll<HTMLElement>(
+              "[data-cms-list] > [data-cms-field]",
+            );
+            all[all.length - 1].focus();
+            const root = document.querySelector("cms-list")!.shadowRoot!;
+            root.querySelector<HTMLButtonElement>(
+              'button[aria-label="Remove item"]',
+            )!.click();
+          });
+          await a.press("s", ["Control"]);
+          const theirs = await items(a);
+          await b.waitFor(
+            () =>
+              document.querySelector("cms-edit-bar")!.shadowRoot!
+                .querySelector("dialog[open]"),
+            WAIT,
+          );
+          // B's edit stays until B chooses.
+          assert.match((await items(b))[0], / mine$/);
+          await b.evaluate(() => {
+            const dialog = document.querySelector("cms-edit-bar")!.shadowRoot!
+              .querySelector("dialog[open]")!;
+            [...dialog.querySelectorAll("button")]
+              .find((x) => x.textContent === "Use stored")!.click();
+          });
+          await b.waitFor(
+            (want: string[]) =>
+              JSON.stringify(
+                [
+                  ...document.querySelectorAll(
+                    "[data-cms-list] > [data-cms-field]",
+                  ),
+                ].map((e) => e.textContent),
+              ) === JSON.stringify(want),
+            WAIT,
+            theirs,
+          );
+        },
+      );
     } finally {
       await a.close();
       await b.close();
