@@ -206,6 +206,9 @@ export function attachPublish(
   // Live: the editor event stream's `published` and `drafts` (other
   // editors, schedules) come as `cms:published` and `cms:drafts`.
   type Fields = CustomEvent<{ fields: string[] }>;
+  // The listing below counts unless a `drafts` event (newer, and the full
+  // set) came first.
+  let live = false;
   const offs = [
     kit.listen<CustomEvent<{ field: string }>>(
       document,
@@ -220,14 +223,16 @@ export function attachPublish(
     kit.listen<Fields>(
       document,
       "cms:drafts",
-      ({ detail }) => apply(drafted.set(detail.fields)),
+      ({ detail }) => (live = true, apply(drafted.set(detail.fields))),
     ),
   ];
   (async () => {
     const res = await fetch(url("drafts")).catch(() => null);
     if (!res?.ok) return;
     const { drafts } = await res.json() as DraftsListing;
-    apply(drafted.set([...drafted.fields, ...drafts.map((d) => d.field)]));
+    if (!live) {
+      apply(drafted.set([...drafted.fields, ...drafts.map((d) => d.field)]));
+    }
   })();
 
   return () => {
