@@ -14,6 +14,7 @@
 import type {
   ScheduleAnswer,
   ScheduleEntry,
+  ScheduleEventData,
   ScheduleListing,
 } from "../core/wire.ts";
 import type { EditBar } from "./bar.ts";
@@ -423,7 +424,7 @@ export function attachSchedule(
   // failed is shown with its reason at once.
   const offs = [
     kit.listen(document, "cms:saved", () => void refresh()),
-    kit.listen<CustomEvent<{ id: string; failed: boolean }>>(
+    kit.listen<CustomEvent<ScheduleEventData>>(
       document,
       "cms:schedule",
       async ({ detail }) => {

@@ -31,6 +31,7 @@ import {
   type PresenceBody,
   type PresenceEntry,
   type SavedEventData,
+  type ScheduleEventData,
   Status,
 } from "../core/wire.ts";
 import {
@@ -486,7 +487,8 @@ export class EditorEvents {
       const fields = message.fields.filter((f) => this.#allowlisted(f));
       const { id, failed } = message;
       // What it published comes as `published` (and then `drafts`).
-      return this.#emit("schedule", fields, { id, fields, failed }, 0);
+      const data: ScheduleEventData = { id, fields, failed };
+      return this.#emit("schedule", fields, data, 0);
     }
     // Draft mode: after a save, a publish or a discard, what is drafted now.
     const store = this.#options.store as Partial<DraftStore>;
