@@ -73,6 +73,39 @@ async function draftTitle(page: Page, text: string) {
   await page.waitFor(() => document.querySelector("h1[data-cms-draft]"), WAIT);
 }
 
+/**
+ * Focuses the first (or last) list item with the caret at its end, from
+ * script: a toast may cover the list, and WebKit refuses a covered click.
+ */
+function focusItem(page: Page, last = false) {
+  return page.evaluate((last: boolean) => {
+    const all = document.querySelectorAll<HTMLElement>(
+      "[data-cms-list] > [data-cms-field]",
+    );
+    const item = all[last ? all.length - 1 : 0];
+    item.focus();
+    getSelection()!.selectAllChildren(item);
+    getSelection()!.collapseToEnd();
+  }, last);
+}
+
+/** Clicks the list bar's button named `label`. */
+function listButton(page: Page, label: string) {
+  return page.evaluate((label: string) => {
+    const root = document.querySelector("cms-list")!.shadowRoot!;
+    root.querySelector<HTMLButtonElement>(`button[aria-label="${label}"]`)!
+      .click();
+  }, label);
+}
+
+/** The list items' texts. */
+function items(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("[data-cms-list] > [data-cms-field]")]
+      .map((e) => e.textContent!)
+  );
+}
+
 engineTest(
   "live drafts: publishes and schedules clear another editor's marks; lists follow",
   async (t, browser) => {
@@ -141,23 +174,12 @@ engineTest(
       );
 
       await t.step("A's whole-list save re-renders B's list", async () => {
-        const before = await b.evaluate(() =>
-          document.querySelectorAll("[data-cms-list] > [data-cms-field]")
-            .length
-        );
+        const before = (await items(b)).length;
         // Add an item after the first through the list bar (the focus
         // moves to it), then type into it.
         await a.puppeteer?.bringToFront();
-        await a.evaluate(() => {
-          const item = document.querySelector<HTMLElement>(
-            "[data-cms-list] > [data-cms-field]",
-          )!;
-          item.focus();
-          const root = document.querySelector("cms-list")!.shadowRoot!;
-          root.querySelector<HTMLButtonElement>(
-            'button[aria-label="Add item"]',
-          )!.click();
-        });
+        await focusItem(a);
+        await listButton(a, "Add item");
         await a.type("Live item");
         await a.press("s", ["Control"]);
         await b.waitFor(
@@ -180,36 +202,12 @@ engineTest(
         "B's unsaved list edit meets A's next whole-list save as the conflict choice",
         async () => {
           await b.puppeteer?.bringToFront();
-          // Focused from script: B's toast (the failed schedule) may
-          // cover the list, and WebKit refuses a covered click.
-          await b.evaluate(() => {
-            const item = document.querySelector<HTMLElement>(
-              "[data-cms-list] > [data-cms-field]",
-            )!;
-            item.focus();
-            getSelection()!.selectAllChildren(item);
-            getSelection()!.collapseToEnd();
-          });
+          await focusItem(b);
           await b.type(" mine");
-          const items = (p: Page) =>
-            p.evaluate(() =>
-              [...document.querySelectorAll(
-                "[data-cms-list] > [data-cms-field]",
-              )]
-                .map((e) => e.textContent!)
-            );
           // A removes its last item (a whole-list write) and saves.
           await a.puppeteer?.bringToFront();
-          await a.evaluate(() => {
-            const all = document.querySelectorAll<HTMLElement>(
-              "[data-cms-list] > [data-cms-field]",
-            );
-            all[all.length - 1].focus();
-            const root = document.querySelector("cms-list")!.shadowRoot!;
-            root.querySelector<HTMLButtonElement>(
-              'button[aria-label="Remove item"]',
-            )!.click();
-          });
+          await focusItem(a, true);
+          await listButton(a, "Remove item");
           await a.press("s", ["Control"]);
           const theirs = await items(a);
           await b.waitFor(
