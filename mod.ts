@@ -260,6 +260,7 @@ export {
   type PresenceMessage,
   type PublishedMessage,
   type SavedMessage,
+  type ScheduleMessage,
 } from "./server/events_bus.ts";
 // Scheduled publishing and the media library.
 export { Scheduler, type SchedulerOptions } from "./server/schedule.ts";

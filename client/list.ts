@@ -65,6 +65,69 @@ export interface ListField extends Field {
   els: HTMLElement[];
   /** Shows a value (the items as JSON text) in the container. */
   show(value: string): void;
+  /** Another editor stored the list: `listStored` on this list. */
+  live(items: string[], version: string): void;
+}
+
+/** A list as `listStored` needs it. */
+export interface StoredList {
+  /** The list's address. */
+  id: string;
+  /** Its items' own fields (until it is one field), in order. */
+  items: readonly (Field | undefined)[];
+  /** The items' texts as shown (unsaved item edits included). */
+  shown: string[];
+  /** Whether it is one field already. */
+  whole: boolean;
+  /** Lets go of the items' regions (the view's part; makes it whole). */
+  release(): void;
+}
+
+/**
+ * Another editor's whole-list write arrived (a live `saved` event of
+ * `items` at `version`); no DOM. A list whose items are still fields of
+ * their own first becomes one field, as at its first add, remove or move:
+ * its stored value is what the items' fields hold, and the texts shown
+ * (unsaved item edits included) are its value. Then the model's rule
+ * (`Model.stored`): a clean list takes the stored items, a list with
+ * unsaved edits gets the conflict choice at once.
+ *
+ * @example
+ * ```ts ignore
+ * listStored(model, { id, items, shown, whole, release }, ["A", "B"], "1x2y");
+ * ```
+ */
+export function listStored(
+  model: Model,
+  list: StoredList,
+  items: string[],
+  version: string,
+): void {
+  const { id, shown } = list;
+  if (model.get(id)?.version === version) return;
+  if (!list.whole) {
+    rebaseList(model, id, list.items, shown);
+    list.release();
+    // The items' edits move into the list: their own fields go clean.
+    for (const item of list.items) if (item) model.revert(item.id);
+    model.edit(id, JSON.stringify(shown));
+  }
+  model.stored(id, JSON.stringify(items), version);
+}
+
+/**
+ * The stored list while its items are fields of their own: what those
+ * fields hold (some may have been saved one by one since the page was
+ * rendered; an item with no field counts as `shown`).
+ */
+function rebaseList(
+  model: Model,
+  id: string,
+  items: readonly (Field | undefined)[],
+  shown: string[],
+): void {
+  const stored = items.map((item, n) => item?.base ?? shown[n]);
+  model.rebase(id, JSON.stringify(stored), contentVersion(stored));
 }
 
 const CSS =
@@ -142,6 +205,13 @@ function attachList(
   }
 
   f.els = [el];
+  f.live = (list, version) =>
+    listStored(
+      model,
+      { id, items, shown: texts(), whole, release: detach },
+      list,
+      version,
+    );
   f.show = (value) => {
     if (!whole && value === f.base) return;
     if (!whole) detach();
@@ -217,12 +287,7 @@ function attachList(
   function run(action: ListAction, i: number) {
     const r = listEdit(texts(), i, action, min, max);
     if (!r) return;
-    if (!whole) {
-      // The stored list is what the items' fields hold now (some may have
-      // been saved one by one since the page was rendered).
-      const stored = items.map((item, n) => item?.base ?? texts()[n]);
-      model.rebase(id, JSON.stringify(stored), contentVersion(stored));
-    }
+    if (!whole) rebaseList(model, id, items, texts());
     current = r.focus;
     model.edit(id, JSON.stringify(r.items));
     const m = rows[current];

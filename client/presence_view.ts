@@ -4,8 +4,9 @@
  * hover and for screen readers), names them on the regions they edit,
  * hands saved values to the model (`Model.stored`: a clean region takes
  * the value with a brief highlight; a dirty one gets "Ada saved this
- * field" and the conflict choice at once), and reports this editor's focus
- * and unsaved fields through `presence.ts`.
+ * field" and the conflict choice at once), passes draft-mode events on as
+ * `cms:published`, `cms:drafts` and `cms:schedule` on `document`, and
+ * reports this editor's focus and unsaved fields through `presence.ts`.
  *
  * @module
  */
@@ -14,7 +15,8 @@ import type { SavedEventData } from "../core/wire.ts";
 import type { EditBar } from "./bar.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
-import type { Model } from "./model.ts";
+import type { ListField } from "./list.ts";
+import type { Field, Model } from "./model.ts";
 import { createPresence, initials } from "./presence.ts";
 
 const BAR_CSS =
@@ -91,10 +93,14 @@ export function attachPresence(
   }
 
   function saved(d: SavedEventData) {
-    const f = model.get(d.field);
-    if (!f || typeof d.value !== "string") return;
+    const f = model.get(d.field) as
+      | Field & Partial<Pick<ListField, "live">>
+      | undefined;
+    if (!f) return;
     const { value, conflict } = f;
-    model.stored(d.field, d.value, d.version);
+    // A whole-list write: its chunk applies it (`listStored`).
+    if (typeof d.value === "string") model.stored(d.field, d.value, d.version);
+    else f.live?.(d.value, d.version);
     if (f.conflict && !conflict) savedBy.set(f.id, d.by);
     else if (f.value !== value) {
       for (const el of regions(f.id)) {
@@ -122,6 +128,14 @@ export function attachPresence(
         saved({ field: id, value, version: el.dataset.cmsVersion!, by: "" });
       }
     }
+    // Lists: their items, whole (a list that changed shape is one field).
+    for (const el of doc.querySelectorAll<HTMLElement>("[data-cms-list]")) {
+      const id = el.dataset.cmsList!;
+      const value = [...el.children].filter((c) =>
+        c.getAttribute("data-cms-field")?.startsWith(id + ".")
+      ).map((c) => c.textContent ?? "");
+      saved({ field: id, value, version: el.dataset.cmsVersion!, by: "" });
+    }
   }
 
   function connect() {
@@ -141,6 +155,15 @@ export function attachPresence(
     on("presence", (d) => presence.receive("presence", d));
     on("saved", saved);
     on("resync", () => void reread());
+    // Draft mode: the draft chunks follow `cms:published`, `cms:drafts`
+    // and `cms:schedule` (other editors' publishes, schedules firing).
+    for (const name of ["published", "drafts", "schedule"]) {
+      on(
+        name,
+        (detail) =>
+          document.dispatchEvent(new CustomEvent(`cms:${name}`, { detail })),
+      );
+    }
     es.onerror = () => {
       // Closed for good (503, 403, a network failure): reopen later.
       if (es.readyState !== EventSource.CLOSED) return;

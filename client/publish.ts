@@ -4,9 +4,12 @@
  * unpublished draft, tells the session how many there are (the bar reads
  * "N unpublished changes"), and gives the edit bar Publish (the primary
  * button while drafts exist, with the count) and Discard. After a publish a
- * toast names what went live and offers "View as visitor". Publish sends this page's drafted fields with the versions the
- * editor sees, so a draft someone else changed is a 409, never published
- * over.
+ * toast names what went live and offers "View as visitor". Publish sends
+ * this page's drafted fields with the versions the editor sees, so a draft
+ * someone else changed is a 409, never published over. Marks, Publish and
+ * the count follow other editors and schedules live (`cms:published`,
+ * `cms:drafts` from the event stream). The state is
+ * {@linkcode DraftMarks} (no DOM); {@linkcode attachPublish} is the view.
  *
  * @module
  */
@@ -42,6 +45,74 @@ export interface PublishOptions {
   drafts(n: number): void;
 }
 
+/**
+ * The drafted fields of one page, the state part (no DOM): each change
+ * answers the fields whose mark turns on or off. Changes come from this
+ * editor (a save makes a draft, a publish or discard ends it) and from the
+ * editor event stream (`published`, `drafts`: other editors and schedules).
+ *
+ * @example
+ * ```ts
+ * import { DraftMarks } from "./publish.ts";
+ * const marks = new DraftMarks(["pages:home:title", "pages:home:intro"]);
+ * marks.saved("pages:home:title"); // ["pages:home:title"]
+ * marks.published(["pages:home:title"]); // ["pages:home:title"]
+ * marks.size; // 0
+ * ```
+ */
+export class DraftMarks {
+  /** The page's fields: others' drafts are not marked here. */
+  readonly #page: Set<string>;
+  readonly #drafted = new Set<string>();
+
+  /** No field drafted yet, of the fields `page`. */
+  constructor(page: Iterable<string>) {
+    this.#page = new Set(page);
+  }
+
+  /** How many of the page's fields have a draft. */
+  get size(): number {
+    return this.#drafted.size;
+  }
+
+  /** The drafted fields of the page. */
+  get fields(): string[] {
+    return [...this.#drafted];
+  }
+
+  /** Whether `id` has a draft. */
+  has(id: string): boolean {
+    return this.#drafted.has(id);
+  }
+
+  /** `id` was saved (a draft now); answers what changed. */
+  saved(id: string): string[] {
+    return this.#set([...this.#drafted, id]);
+  }
+
+  /** `ids` went live; answers what changed. */
+  published(ids: Iterable<string>): string[] {
+    const gone = new Set(ids);
+    return this.#set([...this.#drafted].filter((id) => !gone.has(id)));
+  }
+
+  /** Exactly `ids` are drafted now (a listing, a `drafts` event). */
+  set(ids: Iterable<string>): string[] {
+    return this.#set(ids);
+  }
+
+  #set(ids: Iterable<string>): string[] {
+    const next = new Set([...ids].filter((id) => this.#page.has(id)));
+    const changed = [
+      ...[...this.#drafted].filter((id) => !next.has(id)),
+      ...[...next].filter((id) => !this.#drafted.has(id)),
+    ];
+    this.#drafted.clear();
+    for (const id of next) this.#drafted.add(id);
+    return changed;
+  }
+}
+
 /** The draft marks; the mark's word comes from the labels table. */
 const mark = (word: string) =>
   `[data-cms-draft]{outline:2px dotted #1d4ed8;outline-offset:3px}[data-cms-draft]::after{content:${
@@ -59,18 +130,25 @@ export function attachPublish(
   const url = (name: string) =>
     new URL(name, new URL(options.endpoint, location.href));
   const byId = new Map(options.fields.map((f) => [f.id, f]));
-  const drafted = new Set<string>();
+  const drafted = new DraftMarks(byId.keys());
   const sheet = kit.sheet(mark(t("draftMark")));
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   let removers: (() => void)[] = [];
 
-  function setMark(id: string, on: boolean) {
-    if (on) drafted.add(id);
-    else drafted.delete(id);
-    byId.get(id)?.els.forEach((el) => {
-      if (on) el.dataset.cmsDraft = "";
-      else delete el.dataset.cmsDraft;
-    });
+  /** Paints the marks of `changed` fields. */
+  function paint(changed: string[]) {
+    for (const id of changed) {
+      byId.get(id)?.els.forEach((el) => {
+        if (drafted.has(id)) el.dataset.cmsDraft = "";
+        else delete el.dataset.cmsDraft;
+      });
+    }
+  }
+
+  /** Paints `changed` fields, and the bar when any changed. */
+  function apply(changed: string[]) {
+    paint(changed);
+    if (changed.length) render();
   }
 
   function render() {
@@ -91,10 +169,10 @@ export function attachPublish(
 
   async function publish() {
     bar.status("saving", t("publishing"));
-    const published = await publishDrafts(url("publish"), [...drafted], byId)
+    const published = await publishDrafts(url("publish"), drafted.fields, byId)
       .catch((why: string) => void bar.status("error", why));
     if (published) {
-      published.forEach((id) => setMark(id, false));
+      apply(drafted.published(published));
       const fields = published.map((id) => byId.get(id)?.label ?? id);
       bar.toast(
         t("publishedToast", { fields: fields.join(", ") }),
@@ -109,7 +187,7 @@ export function attachPublish(
 
   async function discard() {
     if (!confirm(t("confirmDiscardDrafts", { n: drafted.size }))) return;
-    for (const id of [...drafted]) {
+    for (const id of drafted.fields) {
       const res = await fetch(url("discard"), {
         method: "POST",
         headers,
@@ -119,32 +197,48 @@ export function attachPublish(
         bar.status("error", t("notDiscarded"));
         return render();
       }
-      setMark(id, false);
+      apply(drafted.published([id]));
     }
     // Show the published values again.
     location.reload();
   }
 
-  const off = kit.listen<CustomEvent<{ field: string }>>(
-    document,
-    "cms:saved",
-    ({ detail }) => {
-      setMark(detail.field, true);
-      render();
-    },
-  );
+  // Live: the editor event stream's `published` and `drafts` (other
+  // editors, schedules) come as `cms:published` and `cms:drafts`.
+  type Fields = CustomEvent<{ fields: string[] }>;
+  // The listing below counts unless a `drafts` event (newer, and the full
+  // set) came first.
+  let live = false;
+  const offs = [
+    kit.listen<CustomEvent<{ field: string }>>(
+      document,
+      "cms:saved",
+      ({ detail }) => apply(drafted.saved(detail.field)),
+    ),
+    kit.listen<Fields>(
+      document,
+      "cms:published",
+      ({ detail }) => apply(drafted.published(detail.fields)),
+    ),
+    kit.listen<Fields>(
+      document,
+      "cms:drafts",
+      ({ detail }) => (live = true, apply(drafted.set(detail.fields))),
+    ),
+  ];
   (async () => {
     const res = await fetch(url("drafts")).catch(() => null);
     if (!res?.ok) return;
     const { drafts } = await res.json() as DraftsListing;
-    for (const d of drafts) if (byId.has(d.field)) setMark(d.field, true);
-    render();
+    if (!live) {
+      apply(drafted.set([...drafted.fields, ...drafts.map((d) => d.field)]));
+    }
   })();
 
   return () => {
-    off();
+    offs.forEach((off) => off());
     removers.forEach((r) => r());
-    for (const id of [...drafted]) setMark(id, false);
+    paint(drafted.set([]));
     document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) =>
       s !== sheet
     );

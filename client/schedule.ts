@@ -14,6 +14,7 @@
 import type {
   ScheduleAnswer,
   ScheduleEntry,
+  ScheduleEventData,
   ScheduleListing,
 } from "../core/wire.ts";
 import type { EditBar } from "./bar.ts";
@@ -419,10 +420,28 @@ export function attachSchedule(
   const remove = bar.add({ label: t("publishAt"), run: () => void open() });
   void refresh();
   // A publish elsewhere in the session may settle schedules: look again.
-  const off = kit.listen(document, "cms:saved", () => void refresh());
+  // A schedule that fired (the event stream's `cms:schedule`) too; one that
+  // failed is shown with its reason at once.
+  const offs = [
+    kit.listen(document, "cms:saved", () => void refresh()),
+    kit.listen<CustomEvent<ScheduleEventData>>(
+      document,
+      "cms:schedule",
+      async ({ detail }) => {
+        await refresh();
+        const s = model.schedules.find((s) => s.id === detail.id);
+        if (detail.failed && s?.state === "failed") {
+          bar.toast(scheduleLabel("failed", { reason: s.reason ?? "" }), [{
+            label: t("publishAt"),
+            run: () => void open(),
+          }]);
+        }
+      },
+    ),
+  ];
   return () => {
     remove();
-    off();
+    offs.forEach((off) => off());
     model.schedules = [];
     paintMarks();
     document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) =>

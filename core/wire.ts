@@ -378,6 +378,8 @@ export interface PresenceEntry {
  * - `saved`: a field the listener may edit was saved or restored;
  * - `published`: drafts went live (draft mode), fields the listener may edit;
  * - `drafts`: the drafted fields the listener may edit, after a change;
+ * - `schedule`: a schedule fired (published, or failed and kept with its
+ *   reason): re-read the schedules;
  * - `resync`: events were missed; re-read the page's values.
  *
  * @example
@@ -420,6 +422,20 @@ export interface PublishedEventData {
 export interface DraftsEventData {
   /** The drafted fields now. */
   fields: string[];
+}
+
+/**
+ * The data of a `schedule` event: a schedule fired. Its fields that went
+ * live come as a `published` event; a failed one is kept, and its reason
+ * is in the schedule listing (`GET /api/cms/schedule`).
+ */
+export interface ScheduleEventData {
+  /** The schedule's id. */
+  id: string;
+  /** Its fields the listener may edit. */
+  fields: string[];
+  /** `true` when it could not publish (nothing of it went live). */
+  failed: boolean;
 }
 
 // ---------------------------------------------------------------------------

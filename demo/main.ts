@@ -71,6 +71,7 @@ import {
 import { setLogger } from "../server/log.ts";
 import { serveGracefully } from "../server/serve.ts";
 import { type EventBus, MemoryEventBus } from "../server/events_bus.ts";
+import type { EditorEvents } from "../server/events.ts";
 import { PostgresEventBus } from "../server/events_postgres.ts";
 import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
@@ -195,9 +196,15 @@ export async function startDemo(
     }
     await seedHome(store);
     // Draft mode: fire scheduled publishes (missed ones at once).
+    // Editors hear of each firing through the event hub (made by the app).
+    let hub: EditorEvents | undefined;
     let scheduler: Scheduler | undefined;
     if (options.publishMode === "draft" && isScheduleStore(store)) {
-      scheduler = new Scheduler({ store, pollMs: options.schedulePollMs });
+      scheduler = new Scheduler({
+        store,
+        pollMs: options.schedulePollMs,
+        onFire: (firing) => hub?.onFire(firing),
+      });
     }
 
     let media: ListableMediaStorage;
@@ -237,7 +244,10 @@ export async function startDemo(
       events: {
         bus,
         heartbeatMs: options.eventsHeartbeatMs,
-        created: (hub) => cleanup.push(() => hub.close()),
+        created: (events) => {
+          hub = events;
+          cleanup.push(() => events.close());
+        },
       },
     });
     // Health endpoints, outside the app: probes skip sessions and the Host

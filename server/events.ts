@@ -10,7 +10,10 @@
  *   editors, their focus or their unsaved fields change;
  * - `saved` `{field, value, version, by}` (with an `id:`) when a field was
  *   saved or restored, only to editors whom `canEdit` allows that field;
- * - `published` `{fields, by}` and `drafts` `{fields}` in draft mode;
+ * - `published` `{fields, by}` and `drafts` `{fields}` in draft mode (a
+ *   schedule's publish too: {@linkcode EditorEvents.onFire});
+ * - `schedule` `{id, fields, failed}` (with an `id:`) when a schedule fired,
+ *   to editors who may edit one of its fields;
  * - `resync` (with an `id:`) when a reconnect's `Last-Event-ID` is older
  *   than the buffer or from another instance: re-read the page;
  * - a comment line every `heartbeatMs`; on shutdown a `retry:` hint, then
@@ -28,6 +31,7 @@ import {
   type PresenceBody,
   type PresenceEntry,
   type SavedEventData,
+  type ScheduleEventData,
   Status,
 } from "../core/wire.ts";
 import {
@@ -41,6 +45,7 @@ import type { OriginOptions } from "./origin.ts";
 import { admitEditor, allowedField, readJsonObject } from "./request.ts";
 import type { SaveEvent } from "./save.ts";
 import { onDrain } from "./serve.ts";
+import type { ScheduleFiring } from "./store/schedule.ts";
 import type {
   Allowlist,
   Authorize,
@@ -129,7 +134,7 @@ interface Stream {
 /** A content event kept for reconnects. */
 interface Buffered {
   readonly seq: number;
-  readonly name: "saved" | "published" | "drafts";
+  readonly name: "saved" | "published" | "drafts" | "schedule";
   /** The addresses the listener must be allowed to edit (any of them). */
   readonly fields: string[];
   /** The data, built once for all (values filtered per listener). */
@@ -237,6 +242,42 @@ export class EditorEvents {
         type: "published",
         fields: fields.slice(i, i + 20),
         by: clip(editor.name),
+      });
+    }
+  };
+
+  /**
+   * The `Scheduler`'s `onFire` hook: a schedule that published is announced
+   * as a manual publish is (`published`, then `drafts`, by the editor who
+   * scheduled it); every firing, failed ones too, as a `schedule` event.
+   *
+   * @example
+   * ```ts
+   * import { EditorEvents, MemoryContentStore, Scheduler } from "@inplace/cms";
+   * const store = new MemoryContentStore();
+   * const events = new EditorEvents({
+   *   authorize: () => null,
+   *   allowlist: { pages: { title: "plain" as const } },
+   *   store,
+   *   publishMode: "draft",
+   * });
+   * const scheduler = new Scheduler({ store, onFire: events.onFire });
+   * ```
+   */
+  readonly onFire = async (firing: ScheduleFiring): Promise<void> => {
+    const { schedule, result, failed } = firing;
+    if (!failed) {
+      await this.onPublish(result.published, { name: schedule.editor });
+    }
+    const fields = schedule.fields.map((f) =>
+      `${f.collection}:${f.key}:${f.field}`
+    );
+    for (let i = 0; i < Math.max(fields.length, 1); i += 20) {
+      await this.#bus.publish({
+        type: "schedule",
+        id: schedule.id,
+        fields: fields.slice(i, i + 20),
+        failed: !!failed,
       });
     }
   };
@@ -442,6 +483,12 @@ export class EditorEvents {
     } else if (message.type === "published") {
       const fields = message.fields.filter((f) => this.#allowlisted(f));
       await this.#emit("published", fields, { fields, by: message.by }, 0);
+    } else if (message.type === "schedule") {
+      const fields = message.fields.filter((f) => this.#allowlisted(f));
+      const { id, failed } = message;
+      // What it published comes as `published` (and then `drafts`).
+      const data: ScheduleEventData = { id, fields, failed };
+      return this.#emit("schedule", fields, data, 0);
     }
     // Draft mode: after a save, a publish or a discard, what is drafted now.
     const store = this.#options.store as Partial<DraftStore>;

@@ -1,7 +1,8 @@
 /**
  * The event bus behind the editor event stream (`server/events.ts`): how
  * one instance tells every instance (itself included) that a field was
- * saved, drafts were published, or an editor's presence changed.
+ * saved, drafts were published, a schedule fired, or an editor's presence
+ * changed.
  *
  * A bus carries {@linkcode BusMessage}s: addresses, versions, ids and
  * names, never a field's value. Each instance reads values from its own
@@ -42,6 +43,18 @@ export interface DraftsMessage {
   type: "drafts";
 }
 
+/** A schedule fired (published, or failed and kept with its reason). */
+export interface ScheduleMessage {
+  /** Kind. */
+  type: "schedule";
+  /** The schedule's id. */
+  id: string;
+  /** Its field addresses (a long list comes in several messages). */
+  fields: string[];
+  /** `true` when it could not publish. */
+  failed: boolean;
+}
+
 /** One editor's stream on a page: here, focused, dirty; or gone. */
 export interface PresenceMessage {
   /** Kind. */
@@ -67,6 +80,7 @@ export type BusMessage =
   | SavedMessage
   | PublishedMessage
   | DraftsMessage
+  | ScheduleMessage
   | PresenceMessage;
 
 /**

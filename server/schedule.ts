@@ -32,8 +32,11 @@ export interface SchedulerOptions {
    * scheduled it. An error it throws is logged.
    */
   onPublish?: (published: Draft[], editor: Editor) => void | Promise<void>;
-  /** Called after each firing (published or failed), e.g. for metrics. */
-  onFire?: (firing: ScheduleFiring) => void;
+  /**
+   * Called after each firing (published or failed), e.g. for metrics, or
+   * `EditorEvents.onFire` to tell editors. An error it throws is logged.
+   */
+  onFire?: (firing: ScheduleFiring) => void | Promise<void>;
 }
 
 /** Longest `setTimeout` delay. */
@@ -167,12 +170,16 @@ export class Scheduler {
       reason: failed?.reason,
     });
     try {
-      this.#onFire?.(firing);
       if (!failed && this.#onPublish) {
         await this.#onPublish(result.published, { name: schedule.editor });
       }
     } catch (err) {
       log({ level: "error", msg: "onPublish failed", error: errorFacts(err) });
+    }
+    try {
+      await this.#onFire?.(firing);
+    } catch (err) {
+      log({ level: "error", msg: "onFire failed", error: errorFacts(err) });
     }
   }
 }

@@ -11,6 +11,9 @@ import {
   createPublishHandler,
 } from "../server/publish.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
+import { Scheduler } from "../server/schedule.ts";
+import { defineContent, list } from "../core/content.ts";
+import { contentVersion } from "../core/version.ts";
 import { serveGracefully } from "../server/serve.ts";
 import type { CanEdit, Editor } from "../server/types.ts";
 import { openEvents, type SseEvent } from "./helpers/sse.ts";
@@ -19,17 +22,25 @@ const EDITORS: Record<string, Editor> = {
   ada: { id: "ada", name: "Ada" },
   bob: { id: "bob", name: "Bob" },
 };
-const allowlist = { pages: { title: "plain", secret: "plain" } } as const;
+const allowlist = defineContent({
+  pages: { title: "plain", secret: "plain", features: list({ max: 4 }) },
+});
 /** Bob may not edit `secret`. */
 const canEdit: CanEdit = (_req, field, editor) =>
   !(editor.id === "bob" && field.field === "secret");
 
 interface Site {
   url: string;
+  store: MemoryContentStore;
   events: EditorEvents;
   close(): Promise<void>;
   headers(who: string): HeadersInit;
-  save(who: string, field: string, value: string): Promise<number>;
+  save(
+    who: string,
+    field: string,
+    value: unknown,
+    version?: string,
+  ): Promise<number>;
 }
 
 async function startSite(
@@ -90,9 +101,10 @@ async function startSite(
   });
   return {
     url,
+    store,
     events,
     headers,
-    async save(who, field, value) {
+    async save(who, field, value, version) {
       const res = await fetch(`${url}/api/cms/save`, {
         method: "PATCH",
         headers: headers(who),
@@ -101,6 +113,7 @@ async function startSite(
           key: "home",
           field,
           value,
+          ...version === undefined ? {} : { version },
         }),
       });
       await res.body?.cancel();
@@ -508,6 +521,150 @@ Deno.test("events (draft mode): saved drafts, what is drafted, and what went liv
     await ada.next(draftsAre([]), 5000, mark);
     // Bob never got anything of the secret field.
     assert.ok(!bob.events.some((e) => e.data.includes("secret")));
+  } finally {
+    ada.close();
+    bob.close();
+    await site.close();
+  }
+});
+
+Deno.test("events (draft mode): a fired schedule is announced as a publish; a failed one as a schedule event", async () => {
+  const site = await startSite({ publishMode: "draft" });
+  const open = (who: string) =>
+    openEvents(`${site.url}/api/cms/events?page=/`, site.headers(who));
+  const scheduler = new Scheduler({
+    store: site.store,
+    onFire: site.events.onFire,
+  });
+  const ada = await open("ada");
+  const bob = await open("bob");
+  const ref = (field: string, version?: string) => ({
+    collection: "pages",
+    key: "home",
+    field,
+    ...(version ? { version } : {}),
+  });
+  const schedule = (id: string, fields: ReturnType<typeof ref>[]) =>
+    site.store.addSchedule({
+      id,
+      at: new Date(Date.now() - 1000).toISOString(),
+      fields,
+      editor: "Cleo",
+      created: new Date().toISOString(),
+    });
+  try {
+    assert.equal(await site.save("ada", "title", "Launch title"), 204);
+    assert.equal(await site.save("ada", "secret", "Launch secret"), 204);
+    await ada.next((e) => e.event === "drafts" && data(e).fields.length === 2);
+    const from = { ada: ada.events.length, bob: bob.events.length };
+    await schedule("s-ok", [ref("title"), ref("secret")]);
+    const fired = await scheduler.runDue();
+    assert.equal(fired.length, 1);
+    assert.equal(fired[0].failed, undefined);
+    // Ada: what went live, by who scheduled it; then no drafts; then the
+    // schedule event, in that order.
+    const live = await ada.next((e) => e.event === "published", 5000, from.ada);
+    assert.deepEqual(data(live).fields.toSorted(), [
+      "pages:home:secret",
+      "pages:home:title",
+    ]);
+    assert.equal(data(live).by, "Cleo");
+    const none = await ada.next(
+      (e) => e.event === "drafts" && data(e).fields.length === 0,
+      5000,
+      from.ada,
+    );
+    const done = await ada.next((e) => e.event === "schedule", 5000, from.ada);
+    assert.deepEqual(data(done), {
+      id: "s-ok",
+      fields: ["pages:home:title", "pages:home:secret"],
+      failed: false,
+    });
+    assert.ok(live.at <= none.at && none.at <= done.at);
+    // Bob: only the field he may edit.
+    const bobLive = await bob.next(
+      (e) => e.event === "published",
+      5000,
+      from.bob,
+    );
+    assert.deepEqual(data(bobLive).fields, ["pages:home:title"]);
+    const bobDone = await bob.next(
+      (e) => e.event === "schedule",
+      5000,
+      from.bob,
+    );
+    assert.deepEqual(data(bobDone).fields, ["pages:home:title"]);
+
+    // A conflict: the draft changed after scheduling. Nothing goes live;
+    // editors get a failed schedule event (the reason is in the listing).
+    assert.equal(await site.save("ada", "title", "Draft v1"), 204);
+    const mark = ada.events.length;
+    await schedule("s-bad", [ref("title", "not-the-version")]);
+    const [failed] = await scheduler.runDue();
+    assert.match(failed.failed?.reason ?? "", /Conflict/);
+    const bad = await ada.next(
+      (e) => e.event === "schedule" && data(e).id === "s-bad",
+      5000,
+      mark,
+    );
+    assert.equal(data(bad).failed, true);
+    assert.ok(
+      !ada.events.slice(mark).some((e) => e.event === "published"),
+    );
+    assert.ok(!bob.events.some((e) => e.data.includes("secret")));
+  } finally {
+    await scheduler.stop();
+    ada.close();
+    bob.close();
+    await site.close();
+  }
+});
+
+Deno.test("events: a whole-list write is one saved event with the items and the list's version", async () => {
+  const site = await startSite();
+  const open = (who: string) =>
+    openEvents(`${site.url}/api/cms/events?page=/`, site.headers(who));
+  const ada = await open("ada");
+  const bob = await open("bob");
+  try {
+    const items = ["Fast", "Small"];
+    assert.equal(await site.save("ada", "features", items), 204);
+    for (const s of [ada, bob]) {
+      const e = data(await s.next(savedOf("features")));
+      assert.deepEqual(e, {
+        field: "pages:home:features",
+        value: items,
+        version: contentVersion(items),
+        by: "Ada",
+      });
+    }
+    // A per-item save names the item, with its text.
+    assert.equal(await site.save("bob", "features.1", "Tiny"), 204);
+    const item = data(await ada.next(savedOf("features.1")));
+    assert.deepEqual([item.value, item.version], [
+      "Tiny",
+      contentVersion("Tiny"),
+    ]);
+    // A whole-list write over a stale version is a 409: no event. The next
+    // one (at the list's version now) is announced with what is stored.
+    const mark = ada.events.length;
+    assert.equal(
+      await site.save("ada", "features", ["X"], contentVersion(items)),
+      409,
+    );
+    const now = ["Fast", "Tiny"];
+    const next = ["Tiny", "Fast", "New"];
+    assert.equal(
+      await site.save("ada", "features", next, contentVersion(now)),
+      204,
+    );
+    const e = data(await ada.next(savedOf("features"), 5000, mark));
+    assert.deepEqual(e.value, next);
+    assert.equal(e.version, contentVersion(next));
+    assert.ok(
+      !ada.events.slice(mark).some((e) => e.data.includes('["X"]')),
+      "the refused write was never announced",
+    );
   } finally {
     ada.close();
     bob.close();
