@@ -248,10 +248,15 @@ function createSessionModel(
 
 /** Gives each field its regions, in page order. */
 function linkRegions(s: Session, found: Marker[]): void {
+  for (let i = 0, n = found.length; i < n; i++) {
+    (found[i] as PageField).els = [found[i].el];
+  }
+  // As many fields as markers: no address is marked twice.
+  if (s.list.length === found.length) return;
   for (const marker of found) {
     const f = fieldOf(s, marker.id);
-    if (f === marker) f.els = [marker.el];
-    else if (f.rich !== marker.rich || f.image !== marker.image) {
+    if (f === marker) continue;
+    if (f.rich !== marker.rich || f.image !== marker.image) {
       console.warn("cms: duplicate marker of another kind", marker.el);
     } else f.els.push(marker.el);
   }
