@@ -1,9 +1,13 @@
 /**
  * Bench: `mountCms()` on 1,000 plain markers in Chromium vs a bare loop on
- * the same page (goal ≤ 3×): `querySelectorAll`, read each marker's
- * `data-cms-field`, set `contentEditable`. The mount is measured up to
- * `ready` (regions editable, the edit bar in the page, drafts checked).
- * Median of several alternating runs; both measured in the same page.
+ * the same page: `querySelectorAll`, read each marker's `data-cms-field`,
+ * set `contentEditable`. The mount is measured up to `ready` (regions
+ * editable, the edit bar in the page, drafts checked). Median of several
+ * alternating runs; both measured in the same page.
+ *
+ * The goal (issue 20: "stays ≤ 0.5× the bare loop") is read as the mount's
+ * overhead: the mount does the bare loop's work too, so what it adds on top
+ * of the loop must stay ≤ 0.5× the loop, i.e. the whole mount ≤ 1.5× it.
  *
  * Run: `deno run -A bench/client_mount.ts`
  *
@@ -22,8 +26,14 @@ export interface MountResult {
   markers: number;
   baselineMs: number;
   mountMs: number;
+  /** `mountMs / baselineMs`. */
   ratio: number;
+  /** What the mount adds to the loop, against the loop: `ratio - 1`. */
+  overhead: number;
 }
+
+/** The goal: the mount's overhead over the bare loop, at most this. */
+export const GOAL_OVERHEAD = 0.5;
 
 /** Runs the bench and returns medians. */
 export async function run(markers = 1000, runs = 21): Promise<MountResult> {
@@ -79,7 +89,8 @@ export async function run(markers = 1000, runs = 21): Promise<MountResult> {
       return { b, m };
     }, runs);
     const baselineMs = median(times.b), mountMs = median(times.m);
-    return { markers, baselineMs, mountMs, ratio: mountMs / baselineMs };
+    const ratio = mountMs / baselineMs;
+    return { markers, baselineMs, mountMs, ratio, overhead: ratio - 1 };
   } finally {
     await browser.close();
     await site.close();
@@ -98,8 +109,10 @@ if (import.meta.main) {
   ]);
   console.log(
     `(median of 21 alternating runs, cross-origin isolated timers)\n` +
-      `ratio mountCms / bare loop: ${r.ratio.toFixed(2)}x (goal <= 3x) ${
-        r.ratio <= 3 ? "OK" : "MISSED"
-      }`,
+      `ratio mountCms / bare loop: ${r.ratio.toFixed(2)}x\n` +
+      `overhead (mount - loop) / loop: ${r.overhead.toFixed(2)}x ` +
+      `(goal <= ${GOAL_OVERHEAD}x, i.e. mount <= ${
+        1 + GOAL_OVERHEAD
+      }x the loop) ${r.overhead <= GOAL_OVERHEAD ? "OK" : "MISSED"}`,
   );
 }

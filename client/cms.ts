@@ -137,23 +137,7 @@ export function mount(
   s.bar = createBar(kit, cfg.editor, barActions(s));
   s.render = renderer(s);
   s.unmount = () => unmount(s);
-  s.images = imageRegions({
-    kit,
-    media: cfg.media,
-    alive: () => s.alive,
-    done(el, url) {
-      const f = fieldOf(s, el.getAttribute("data-cms-field"));
-      f.els.forEach((region) => s.images.show(region, url));
-      s.model.edit(f.id, url);
-    },
-    failed: (el, status, reason) =>
-      emit("cms:error", {
-        field: el.getAttribute("data-cms-field"),
-        status,
-        reason,
-        upload: true,
-      }),
-  });
+  s.images = sessionImages(s);
   // Draft mode: draft marks, Publish and Discard (a lazy chunk).
   if (cfg.publish) {
     import("./publish.ts").then((m) => {
@@ -197,6 +181,27 @@ export function mount(
   renderBarNow(s);
   const save = () => s.model.save();
   return { fields: s.list.length, ready, save, unmount: s.unmount };
+}
+
+/** The image regions of the session: an upload's URL becomes an edit. */
+function sessionImages(s: Session): ImageRegions {
+  return imageRegions({
+    kit: s.kit,
+    media: s.cfg.media,
+    alive: () => s.alive,
+    done(el, url) {
+      const f = fieldOf(s, el.getAttribute("data-cms-field"));
+      f.els.forEach((region) => s.images.show(region, url));
+      s.model.edit(f.id, url);
+    },
+    failed: (el, status, reason) =>
+      emit("cms:error", {
+        field: el.getAttribute("data-cms-field"),
+        status,
+        reason,
+        upload: true,
+      }),
+  });
 }
 
 /** Presence and live changes (a lazy chunk), when the host serves events. */
@@ -248,10 +253,15 @@ function createSessionModel(
 
 /** Gives each field its regions, in page order. */
 function linkRegions(s: Session, found: Marker[]): void {
+  for (let i = 0, n = found.length; i < n; i++) {
+    (found[i] as PageField).els = [found[i].el];
+  }
+  // As many fields as markers: no address is marked twice.
+  if (s.list.length === found.length) return;
   for (const marker of found) {
     const f = fieldOf(s, marker.id);
-    if (f === marker) f.els = [marker.el];
-    else if (f.rich !== marker.rich || f.image !== marker.image) {
+    if (f === marker) continue;
+    if (f.rich !== marker.rich || f.image !== marker.image) {
       console.warn("cms: duplicate marker of another kind", marker.el);
     } else f.els.push(marker.el);
   }

@@ -181,6 +181,31 @@ small{display:block;color:var(--mu)}
 
 let ids = 0;
 
+/** An open library dialog: its parts and state, shared below. */
+interface Library {
+  kit: Kit;
+  media: string;
+  model: LibraryModel;
+  /** The prefix of the dialog's element ids. */
+  id: string;
+  host: HTMLElement;
+  root: ShadowRoot;
+  dialog: HTMLDialogElement;
+  form: HTMLFormElement;
+  search: HTMLInputElement;
+  list: HTMLUListElement;
+  status: HTMLParagraphElement;
+  more: HTMLButtonElement;
+  choose: HTMLButtonElement;
+  cancel: HTMLButtonElement;
+  /** The latest request's ticket (older answers are dropped). */
+  loading: number;
+  /** The pending search, debounced. */
+  timer?: ReturnType<typeof setTimeout>;
+  closed: boolean;
+  resolve(choice: LibraryChoice | null): void;
+}
+
 /**
  * Opens the library dialog for the media endpoint `media`. Resolves with
  * the chosen upload's attributes, or `null` when the editor cancels.
@@ -195,8 +220,43 @@ export function openLibrary(
   kit: Kit,
   media: string,
 ): Promise<LibraryChoice | null> {
+  const v = libraryDialog(kit, media);
+  const done = new Promise<LibraryChoice | null>((r) => v.resolve = r);
+  const { search, list, dialog } = v;
+  search.oninput = () => {
+    clearTimeout(v.timer);
+    v.timer = setTimeout(() => {
+      v.model.search(search.value);
+      paint(v);
+      void load(v, null);
+    }, 200);
+  };
+  v.more.onclick = () => void load(v, v.model.next);
+  search.onkeydown = list.onkeydown = (e) => listKey(v, e);
+  v.form.onsubmit = (e) => {
+    e.preventDefault();
+    void finish(v, true);
+  };
+  v.cancel.onclick = () => void finish(v, false);
+  dialog.onclose = () => void finish(v, false);
+  // Esc cancels in every engine (WebKit may not close a modal dialog on
+  // a scripted Esc).
+  dialog.onkeydown = (e) => {
+    if (e.key !== "Escape") return;
+    e.preventDefault();
+    e.stopPropagation();
+    void finish(v, false);
+  };
+  dialog.showModal();
+  search.focus();
+  paint(v);
+  void load(v, null);
+  return done;
+}
+
+/** Builds the dialog and puts it in the page (not yet shown). */
+function libraryDialog(kit: Kit, media: string): Library {
   const { h, isolate } = kit;
-  const model = new LibraryModel();
   const id = `cms-lib-${++ids}`;
   const { host, root } = isolate("cms-media-library", THEME, CSS);
   const search = h("input", {
@@ -235,134 +295,125 @@ export function openLibrary(
   );
   root.append(dialog);
   document.body.append(host);
-
-  function paint() {
-    list.replaceChildren(...model.items.map((item, i) => {
-      const thumb = item.variants[0]?.url ?? item.url;
-      const li = h(
-        "li",
-        {
-          id: `${id}o${i}`,
-          role: "option",
-          "aria-selected": String(i === model.active),
-        },
-        h("img", { src: thumb, alt: "", loading: "lazy" }),
-        h(
-          "span",
-          {},
-          item.name,
-          h("small", {}, item.alts.join(" · ")),
-        ),
-      );
-      li.onclick = () => {
-        model.active = i;
-        paint();
-      };
-      li.ondblclick = () => void finish(true);
-      return li;
-    }));
-    if (model.current) {
-      list.setAttribute("aria-activedescendant", `${id}o${model.active}`);
-      root.getElementById(`${id}o${model.active}`)?.scrollIntoView?.({
-        block: "nearest",
-      });
-    } else list.removeAttribute("aria-activedescendant");
-    more.hidden = model.next === null;
-    choose.disabled = !model.current;
-    status.textContent = model.items.length
-      ? libraryLabel("count", { n: model.items.length, total: model.total })
-      : libraryLabel("none");
-  }
-
-  let loading = 0;
-  async function load(cursor: string | null) {
-    const ticket = ++loading;
-    status.textContent = libraryLabel("loading");
-    const res = await fetch(libraryUrl(media, model.query, cursor))
-      .catch(() => null);
-    if (ticket !== loading) return; // a newer search answered
-    if (!res?.ok) {
-      const reason = res ? await res.text() : "offline";
-      status.textContent = libraryLabel("failed", { reason });
-      return;
-    }
-    model.add(await res.json() as MediaLibraryPage);
-    paint();
-  }
-
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  search.oninput = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      model.search(search.value);
-      paint();
-      void load(null);
-    }, 200);
+  return {
+    kit,
+    media,
+    model: new LibraryModel(),
+    id,
+    host,
+    root,
+    dialog,
+    form,
+    search,
+    list,
+    status,
+    more,
+    choose,
+    cancel,
+    loading: 0,
+    closed: false,
+    resolve() {},
   };
-  more.onclick = () => void load(model.next);
-  const keys = (e: KeyboardEvent) => {
-    const moves: Record<string, number | "first" | "last"> = {
-      ArrowDown: 1,
-      ArrowUp: -1,
-      Home: "first",
-      End: "last",
-    };
-    const move = moves[e.key];
-    if (
-      move === undefined || (e.target === search && typeof move !== "number")
-    ) {
-      return;
-    }
-    e.preventDefault();
-    model.move(move);
-    paint();
-  };
-  search.onkeydown = keys;
-  list.onkeydown = keys;
+}
 
-  let resolve!: (choice: LibraryChoice | null) => void;
-  const done = new Promise<LibraryChoice | null>((r) => resolve = r);
-  let closed = false;
-  async function finish(chosen: boolean) {
-    if (closed) return;
-    const item = chosen ? model.current : undefined;
-    if (chosen && !item) return;
-    closed = true;
-    clearTimeout(timer);
-    dialog.close();
-    host.remove();
-    if (!item) return resolve(null);
-    // The natural size gives width/height (no layout shift) and the srcset.
-    const probe = new Image();
-    probe.src = item.url;
-    await probe.decode().catch(() => {});
-    resolve({
-      item,
-      attrs: reuseAttrs(
-        item,
-        probe.naturalWidth || item.variants.at(-1)?.width || 1,
-        probe.naturalHeight || 1,
-        item.alts[0] ?? "",
+/** Shows the model: the items, the active one, More, Choose, the count. */
+function paint(v: Library): void {
+  const { kit: { h }, model, id, list } = v;
+  list.replaceChildren(...model.items.map((item, i) => {
+    const thumb = item.variants[0]?.url ?? item.url;
+    const li = h(
+      "li",
+      {
+        id: `${id}o${i}`,
+        role: "option",
+        "aria-selected": String(i === model.active),
+      },
+      h("img", { src: thumb, alt: "", loading: "lazy" }),
+      h(
+        "span",
+        {},
+        item.name,
+        h("small", {}, item.alts.join(" · ")),
       ),
+    );
+    li.onclick = () => {
+      model.active = i;
+      paint(v);
+    };
+    li.ondblclick = () => void finish(v, true);
+    return li;
+  }));
+  if (model.current) {
+    list.setAttribute("aria-activedescendant", `${id}o${model.active}`);
+    v.root.getElementById(`${id}o${model.active}`)?.scrollIntoView?.({
+      block: "nearest",
     });
+  } else list.removeAttribute("aria-activedescendant");
+  v.more.hidden = model.next === null;
+  v.choose.disabled = !model.current;
+  v.status.textContent = model.items.length
+    ? libraryLabel("count", { n: model.items.length, total: model.total })
+    : libraryLabel("none");
+}
+
+/** Loads the page at `cursor` (`null`: the first) of the current search. */
+async function load(v: Library, cursor: string | null): Promise<void> {
+  const ticket = ++v.loading;
+  v.status.textContent = libraryLabel("loading");
+  const res = await fetch(libraryUrl(v.media, v.model.query, cursor))
+    .catch(() => null);
+  if (ticket !== v.loading) return; // a newer search answered
+  if (!res?.ok) {
+    const reason = res ? await res.text() : "offline";
+    v.status.textContent = libraryLabel("failed", { reason });
+    return;
   }
-  form.onsubmit = (e) => {
-    e.preventDefault();
-    void finish(true);
+  v.model.add(await res.json() as MediaLibraryPage);
+  paint(v);
+}
+
+/** Arrows, Home and End move the active item (Home and End not in the
+ * search box, where they move the caret). */
+function listKey(v: Library, e: KeyboardEvent): void {
+  const moves: Record<string, number | "first" | "last"> = {
+    ArrowDown: 1,
+    ArrowUp: -1,
+    Home: "first",
+    End: "last",
   };
-  cancel.onclick = () => void finish(false);
-  dialog.onclose = () => void finish(false);
-  // Esc cancels in every engine (WebKit may not close a modal dialog on
-  // a scripted Esc).
-  dialog.onkeydown = (e) => {
-    if (e.key !== "Escape") return;
-    e.preventDefault();
-    e.stopPropagation();
-    void finish(false);
-  };
-  dialog.showModal();
-  search.focus();
-  paint();
-  void load(null);
-  return done;
+  const move = moves[e.key];
+  if (
+    move === undefined || (e.target === v.search && typeof move !== "number")
+  ) {
+    return;
+  }
+  e.preventDefault();
+  v.model.move(move);
+  paint(v);
+}
+
+/** Closes the dialog once: resolves with the chosen item's attributes
+ * (`chosen`), or `null`. */
+async function finish(v: Library, chosen: boolean): Promise<void> {
+  if (v.closed) return;
+  const item = chosen ? v.model.current : undefined;
+  if (chosen && !item) return;
+  v.closed = true;
+  clearTimeout(v.timer);
+  v.dialog.close();
+  v.host.remove();
+  if (!item) return v.resolve(null);
+  // The natural size gives width/height (no layout shift) and the srcset.
+  const probe = new Image();
+  probe.src = item.url;
+  await probe.decode().catch(() => {});
+  v.resolve({
+    item,
+    attrs: reuseAttrs(
+      item,
+      probe.naturalWidth || item.variants.at(-1)?.width || 1,
+      probe.naturalHeight || 1,
+      item.alts[0] ?? "",
+    ),
+  });
 }

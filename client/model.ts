@@ -132,9 +132,6 @@ export interface ModelOptions {
   onConflict?(f: Field): void;
 }
 
-/** Statuses after which a save is retried automatically. */
-const RETRY = new Set([0, 429, 502, 503, 504]);
-
 /** Milliseconds to wait for a `Retry-After` value, if it is one. */
 export function retryAfterMs(
   value: string | undefined,
@@ -241,266 +238,402 @@ export function createModel(
   values: string[],
   options: ModelOptions,
 ): Model {
-  const { drafts, emit, onChange: changed = () => {} } = options;
-  const clock = options.clock ?? realClock;
-  const fields: Field[] = [];
-  const by = new Map<string, Field>();
-  const queue: Field[] = [];
-  const timers = new Map<Field, unknown>();
-  const attempts = new Map<Field, number>();
-  let idle: (() => void)[] = [];
-  let active = 0, alive = true;
-  const add = (i: FieldInit, value: string) => {
-    let f = by.get(i.id);
-    if (f) return f;
-    f = i as Field;
-    f.base = f.value = value;
-    f.saving = false;
-    fields.push(f);
-    by.set(f.id, f);
-    return f;
+  const m: State = {
+    options,
+    drafts: options.drafts,
+    clock: options.clock ?? realClock,
+    changed: options.onChange ?? (() => {}),
+    fields: [],
+    by: new Map(),
+    queue: [],
+    timers: new Map(),
+    attempts: new Map(),
+    idle: [],
+    active: 0,
+    alive: true,
   };
-  init.forEach((i, n) => add(i, values[n]));
-  const isDirty = (f: Field) => f.value !== f.base;
-
-  function set(f: Field, value: string, was: boolean) {
-    f.value = value;
-    const dirty = isDirty(f);
-    if (!dirty) forget(f);
-    drafts?.write(f);
-    if (dirty !== was) emit?.("cms:dirty", { field: f.id, value, dirty });
-    changed(f);
-  }
-
-  /** Forgets a failure and a scheduled retry. */
-  function forget(f: Field) {
-    if (f.saving) return;
-    f.error = f.retryAt = undefined;
-    unschedule(f);
-    attempts.delete(f);
-  }
-
-  function unschedule(f: Field) {
-    if (!timers.has(f)) return;
-    clock.clearTimeout(timers.get(f));
-    timers.delete(f);
-  }
-
-  /** The stored value is now `base` (at `version`): move the draft along. */
-  function rebase(f: Field, base: string, version?: string) {
-    drafts?.clear(f);
-    f.base = base;
-    if (version) f.version = version;
-  }
-
-  /** Queues `list` for sending; resolves once the queue has drained. */
-  function enqueue(list: Field[]): Promise<void> {
-    const added: Field[] = [];
-    for (const f of list) {
-      unschedule(f);
-      f.retryAt = undefined;
-      if (!f.saving) {
-        f.saving = true;
-        queue.push(f);
-        added.push(f);
-      }
-    }
-    const done = new Promise<void>((r) => idle.push(r));
-    pump();
-    // The requests are out first; the page shows them as saving meanwhile.
-    for (const f of added) changed(f);
-    return done;
-  }
-
-  function pump() {
-    while (active < Math.max(1, options.concurrency ?? 64) && queue[0]) {
-      active++;
-      void send(queue.shift()!).finally(() => {
-        active--;
-        pump();
-      });
-    }
-    if (!active && !queue[0]) {
-      // The drafts of saved fields go in one batch once the queue is
-      // drained: a storage write per answer, between network tasks, costs
-      // Chromium about ten times more than the same writes in a row.
-      drafts?.flush?.();
-      for (const r of idle) r();
-      idle = [];
-    }
-  }
-
-  /** `value` is stored (at `version`; an unversioned field stays so). */
-  function saved(f: Field, value: string, version?: string, keep = true) {
-    rebase(f, value, keep ? version : undefined);
-    forget(f);
-    // Edited while in flight: the rest is a draft on the new base.
-    if (isDirty(f)) drafts?.write(f);
-    emit?.("cms:saved", { field: f.id, value, version });
-    changed(f);
-  }
-
-  async function send(f: Field): Promise<void> {
-    const { id, collection, key, field, version, value } = f;
-    const body: SaveBody | ListSaveBody = {
-      collection,
-      key,
-      field,
-      value: f.list ? JSON.parse(value) : value,
-    };
-    if (version !== undefined) body.version = version;
-    const attempt = (attempts.get(f) ?? 0) + 1;
-    attempts.set(f, attempt);
-    const r: SaveAnswer = await options.send(body).catch((e) => ({
-      status: 0,
-      text: String(e?.message ?? e),
-    }));
-    if (!alive) return;
-    f.saving = false;
-    let c: { value?: unknown; version?: string } | undefined;
-    try {
-      if (r.status === 409) c = JSON.parse(r.text);
-    } catch { /* not the conflict JSON: a plain error */ }
-    const stored = typeof c?.value === "string"
-      ? c.value
-      : f.list && Array.isArray(c?.value)
-      ? JSON.stringify(c.value)
-      : "";
-    const versioned = version !== undefined;
-    if (r.status >= 200 && r.status < 300) {
-      f.removed = r.removed;
-      saved(f, value, r.version, versioned);
-    } else if (c && stored === value) {
-      // Ours was stored, but its answer got lost (then retried): saved.
-      saved(f, value, c.version, versioned);
-    } else if (c) {
-      attempts.delete(f);
-      conflicted(f, stored, c.version);
-    } else {
-      const reason = r.text.trim().slice(0, 200) || `HTTP ${r.status}`;
-      emit?.("cms:error", { field: id, value, status: r.status, reason });
-      // Reverted meanwhile: nothing is left to save or to report.
-      if (isDirty(f)) {
-        f.error = { status: r.status, reason };
-        schedule(f, attempt, r);
-      }
-      changed(f);
-    }
-  }
-
-  /** Another value is stored (at `version`): ask which to keep. */
-  function conflicted(f: Field, stored: string, version?: string) {
-    f.error = { status: 409, reason: "conflict" };
-    f.conflict = { stored, version };
-    emit?.("cms:conflict", { field: f.id, value: f.value, stored, version });
-    changed(f);
-    options.onConflict?.(f);
-  }
-
-  /** Schedules the next attempt after a retryable failure, if one is left. */
-  function schedule(f: Field, attempt: number, r: SaveAnswer) {
-    const { base = 1000, max = 30_000, attempts: most = 6 } = options.retry ??
-      {};
-    if (!RETRY.has(r.status) || attempt >= most) return attempts.delete(f);
-    const now = clock.now();
-    const told = retryAfterMs(r.retryAfter, now);
-    const step = Math.min(max, base * 2 ** (attempt - 1));
-    // Equal jitter: half the step, plus up to the other half at random. A
-    // server-given Retry-After is a floor; up to 10% is added to spread.
-    const wait = told !== undefined
-      ? told * (1 + clock.random() / 10)
-      : step / 2 + clock.random() * step / 2;
-    f.retryAt = now + wait;
-    timers.set(
-      f,
-      clock.setTimeout(() => {
-        timers.delete(f);
-        if (isDirty(f)) void enqueue([f]);
-      }, wait),
-    );
-  }
-
+  init.forEach((i, n) => addField(m, i, values[n]));
+  const { fields, by, drafts } = m;
   return {
     fields,
     get: (id) => by.get(id),
-    add,
-    status() {
-      let dirty = 0, saving = false, failed: Field | undefined, removed = 0;
-      for (const f of fields) {
-        if (isDirty(f)) dirty++;
-        saving ||= f.saving;
-        failed ??= f.error && f;
-        removed += f.removed ?? 0;
-      }
-      return { dirty, saving, failed, removed };
-    },
-    edit(id, value) {
-      const f = by.get(id);
-      if (f && f.value !== value) set(f, value, isDirty(f));
-    },
+    add: (i, value) => addField(m, i, value),
+    status: () => statusOf(fields),
+    edit: (id, value) => edit(m, id, value),
     revert(id) {
       const f = by.get(id);
-      if (f) this.edit(id, f.base);
+      if (f) edit(m, id, f.base);
     },
     rebase(id, base, version) {
       const f = by.get(id);
       if (f && !isDirty(f) && !f.saving) {
-        rebase(f, base, version);
-        set(f, base, false);
+        rebase(m, f, base, version);
+        set(m, f, base, false);
       }
     },
-    restoreDrafts() {
-      const draft = drafts?.read();
-      return draft
-        ? fields.filter((f) => {
-          const d = draft(f);
-          if (d !== undefined) this.edit(f.id, d);
-          return d !== undefined;
-        })
-        : [];
-    },
+    restoreDrafts: () => restoreDrafts(m),
     dropDrafts() {
       for (const f of fields) if (isDirty(f)) drafts?.clear(f);
       drafts?.flush?.();
     },
     save() {
       const todo = fields.filter((f) => isDirty(f) && !f.saving && !f.conflict);
-      for (const f of todo) attempts.delete(f);
-      return enqueue(todo);
+      for (const f of todo) m.attempts.delete(f);
+      return enqueue(m, todo);
     },
     retryNow() {
-      void enqueue([...timers.keys()]);
+      void enqueue(m, [...m.timers.keys()]);
     },
-    stored(id, value, version) {
-      const f = by.get(id);
-      if (!f || !alive || f.saving || f.conflict || f.version === version) {
-        return;
-      }
-      if (isDirty(f) && f.value !== value) return conflicted(f, value, version);
-      const was = isDirty(f);
-      rebase(f, value, version);
-      set(f, value, was);
-    },
-    async resolve(id, choice) {
-      const f = by.get(id);
-      const c = f?.conflict;
-      if (!f || !c || !alive) return;
-      f.conflict = undefined;
-      if (choice === "cancel") return changed(f);
-      const was = isDirty(f);
-      rebase(f, c.stored, c.version);
-      f.error = undefined;
-      set(f, choice === "mine" ? f.value : c.stored, was);
-      if (isDirty(f)) await enqueue([f]);
-      else drafts?.flush?.();
-    },
-    destroy() {
-      alive = false;
-      for (const f of timers.keys()) unschedule(f);
-      queue.length = 0;
-      drafts?.flush?.();
-      for (const r of idle) r();
-      idle = [];
-    },
+    stored: (id, value, version) => storedElsewhere(m, id, value, version),
+    resolve: (id, choice) => resolve(m, id, choice),
+    destroy: () => destroy(m),
   };
+}
+
+/** What the model's parts share (one per {@linkcode createModel}). */
+interface State {
+  options: ModelOptions;
+  drafts?: DraftStore;
+  clock: Clock;
+  changed(f: Field): void;
+  fields: Field[];
+  by: Map<string, Field>;
+  /** Fields waiting to be sent, in order. */
+  queue: Field[];
+  /** Scheduled retries. */
+  timers: Map<Field, unknown>;
+  /** Attempts so far, per field, since the editor last saved it. */
+  attempts: Map<Field, number>;
+  /** Resolvers of `save()` calls, run once the queue has drained. */
+  idle: (() => void)[];
+  /** Requests in flight. */
+  active: number;
+  alive: boolean;
+}
+
+const isDirty = (f: Field) => f.value !== f.base;
+
+// --- fields and values -----------------------------------------------------
+
+/** Adds the field `i` stored as `value`, or returns the one of its id. */
+function addField(m: State, i: FieldInit, value: string): Field {
+  let f = m.by.get(i.id);
+  if (f) return f;
+  f = i as Field;
+  f.base = f.value = value;
+  f.saving = false;
+  m.fields.push(f);
+  m.by.set(f.id, f);
+  return f;
+}
+
+/** The edit bar's summary of `fields`. */
+function statusOf(fields: Field[]): ModelStatus {
+  let dirty = 0, saving = false, failed: Field | undefined, removed = 0;
+  for (const f of fields) {
+    if (isDirty(f)) dirty++;
+    saving ||= f.saving;
+    failed ??= f.error && f;
+    removed += f.removed ?? 0;
+  }
+  return { dirty, saving, failed, removed };
+}
+
+/** `Model.edit`: sets the field's value when it changes. */
+function edit(m: State, id: string, value: string): void {
+  const f = m.by.get(id);
+  if (f && f.value !== value) set(m, f, value, isDirty(f));
+}
+
+/** Sets `f`'s value (`was`: dirty before); keeps its draft and events. */
+function set(m: State, f: Field, value: string, was: boolean): void {
+  f.value = value;
+  const dirty = isDirty(f);
+  if (!dirty) forget(m, f);
+  m.drafts?.write(f);
+  if (dirty !== was) {
+    m.options.emit?.("cms:dirty", { field: f.id, value, dirty });
+  }
+  m.changed(f);
+}
+
+/** The stored value is now `base` (at `version`): move the draft along. */
+function rebase(m: State, f: Field, base: string, version?: string): void {
+  m.drafts?.clear(f);
+  f.base = base;
+  if (version) f.version = version;
+}
+
+// --- drafts ----------------------------------------------------------------
+
+/** `Model.restoreDrafts`: the stored drafts that still apply, as edits. */
+function restoreDrafts(m: State): Field[] {
+  const draft = m.drafts?.read();
+  return draft
+    ? m.fields.filter((f) => {
+      const d = draft(f);
+      if (d !== undefined) edit(m, f.id, d);
+      return d !== undefined;
+    })
+    : [];
+}
+
+// --- the queue and sending -------------------------------------------------
+
+/** Queues `list` for sending; resolves once the queue has drained. */
+function enqueue(m: State, list: Field[]): Promise<void> {
+  const added: Field[] = [];
+  for (const f of list) {
+    unschedule(m, f);
+    f.retryAt = undefined;
+    if (!f.saving) {
+      f.saving = true;
+      m.queue.push(f);
+      added.push(f);
+    }
+  }
+  const done = new Promise<void>((r) => m.idle.push(r));
+  pump(m);
+  // The requests are out first; the page shows them as saving meanwhile.
+  for (const f of added) m.changed(f);
+  return done;
+}
+
+/** Sends queued fields up to the concurrency limit; settles when drained. */
+function pump(m: State): void {
+  const most = Math.max(1, m.options.concurrency ?? 64);
+  while (m.active < most && m.queue[0]) {
+    m.active++;
+    void send(m, m.queue.shift()!).finally(() => {
+      m.active--;
+      pump(m);
+    });
+  }
+  if (!m.active && !m.queue[0]) {
+    // The drafts of saved fields go in one batch once the queue is
+    // drained: a storage write per answer, between network tasks, costs
+    // Chromium about ten times more than the same writes in a row.
+    m.drafts?.flush?.();
+    for (const r of m.idle) r();
+    m.idle = [];
+  }
+}
+
+/** Sends `f`'s value once and handles the answer. */
+async function send(m: State, f: Field): Promise<void> {
+  const { collection, key, field, version, value } = f;
+  const body: SaveBody | ListSaveBody = {
+    collection,
+    key,
+    field,
+    value: f.list ? JSON.parse(value) : value,
+  };
+  if (version !== undefined) body.version = version;
+  const attempt = (m.attempts.get(f) ?? 0) + 1;
+  m.attempts.set(f, attempt);
+  const r: SaveAnswer = await m.options.send(body).catch((e) => ({
+    status: 0,
+    text: String(e?.message ?? e),
+  }));
+  if (!m.alive) return;
+  f.saving = false;
+  answered(m, f, r, attempt, value, version !== undefined);
+}
+
+/**
+ * Handles the answer `r` to attempt `attempt` at storing `value` (sent with
+ * a version when `versioned`).
+ */
+function answered(
+  m: State,
+  f: Field,
+  r: SaveAnswer,
+  attempt: number,
+  value: string,
+  versioned: boolean,
+): void {
+  const c = conflictOf(f, r);
+  if (r.status >= 200 && r.status < 300) {
+    f.removed = r.removed;
+    saved(m, f, value, r.version, versioned);
+  } else if (c && c.stored === value) {
+    // Ours was stored, but its answer got lost (then retried): saved.
+    saved(m, f, value, c.version, versioned);
+  } else if (c) {
+    m.attempts.delete(f);
+    conflicted(m, f, c.stored, c.version);
+  } else failed(m, f, r, attempt, value);
+}
+
+/** `value` is stored (at `version`; an unversioned field stays so). */
+function saved(
+  m: State,
+  f: Field,
+  value: string,
+  version: string | undefined,
+  keep: boolean,
+): void {
+  rebase(m, f, value, keep ? version : undefined);
+  forget(m, f);
+  // Edited while in flight: the rest is a draft on the new base.
+  if (isDirty(f)) m.drafts?.write(f);
+  m.options.emit?.("cms:saved", { field: f.id, value, version });
+  m.changed(f);
+}
+
+// --- failures and retries --------------------------------------------------
+
+/** Statuses after which a save is retried automatically. */
+const RETRY = new Set([0, 429, 502, 503, 504]);
+
+/** A failed save (not a conflict): reported, and retried if it may be. */
+function failed(
+  m: State,
+  f: Field,
+  r: SaveAnswer,
+  attempt: number,
+  value: string,
+): void {
+  const reason = r.text.trim().slice(0, 200) || `HTTP ${r.status}`;
+  m.options.emit?.("cms:error", {
+    field: f.id,
+    value,
+    status: r.status,
+    reason,
+  });
+  // Reverted meanwhile: nothing is left to save or to report.
+  if (isDirty(f)) {
+    f.error = { status: r.status, reason };
+    schedule(m, f, attempt, r);
+  }
+  m.changed(f);
+}
+
+/** Forgets a failure and a scheduled retry. */
+function forget(m: State, f: Field): void {
+  if (f.saving) return;
+  f.error = f.retryAt = undefined;
+  unschedule(m, f);
+  m.attempts.delete(f);
+}
+
+/** Cancels `f`'s scheduled retry, if any. */
+function unschedule(m: State, f: Field): void {
+  if (!m.timers.has(f)) return;
+  m.clock.clearTimeout(m.timers.get(f));
+  m.timers.delete(f);
+}
+
+/** Schedules the next attempt after a retryable failure, if one is left. */
+function schedule(m: State, f: Field, attempt: number, r: SaveAnswer): void {
+  const { clock, options } = m;
+  const { base = 1000, max = 30_000, attempts: most = 6 } = options.retry ??
+    {};
+  if (!RETRY.has(r.status) || attempt >= most) {
+    m.attempts.delete(f);
+    return;
+  }
+  const now = clock.now();
+  const told = retryAfterMs(r.retryAfter, now);
+  const step = Math.min(max, base * 2 ** (attempt - 1));
+  // Equal jitter: half the step, plus up to the other half at random. A
+  // server-given Retry-After is a floor; up to 10% is added to spread.
+  const wait = told !== undefined
+    ? told * (1 + clock.random() / 10)
+    : step / 2 + clock.random() * step / 2;
+  f.retryAt = now + wait;
+  m.timers.set(
+    f,
+    clock.setTimeout(() => {
+      m.timers.delete(f);
+      if (isDirty(f)) void enqueue(m, [f]);
+    }, wait),
+  );
+}
+
+// --- conflicts -------------------------------------------------------------
+
+/** The stored value and version a 409 answer names (else `undefined`). */
+function conflictOf(
+  f: Field,
+  r: SaveAnswer,
+): { stored: string; version?: string } | undefined {
+  let c: { value?: unknown; version?: string } | undefined;
+  try {
+    if (r.status === 409) c = JSON.parse(r.text);
+  } catch { /* not the conflict JSON: a plain error */ }
+  if (!c) return;
+  const stored = typeof c.value === "string"
+    ? c.value
+    : f.list && Array.isArray(c.value)
+    ? JSON.stringify(c.value)
+    : "";
+  return { stored, version: c.version };
+}
+
+/** Another value is stored (at `version`): ask which to keep. */
+function conflicted(
+  m: State,
+  f: Field,
+  stored: string,
+  version?: string,
+): void {
+  f.error = { status: 409, reason: "conflict" };
+  f.conflict = { stored, version };
+  m.options.emit?.("cms:conflict", {
+    field: f.id,
+    value: f.value,
+    stored,
+    version,
+  });
+  m.changed(f);
+  m.options.onConflict?.(f);
+}
+
+/** `Model.stored`: another editor stored `value` at `version`. */
+function storedElsewhere(
+  m: State,
+  id: string,
+  value: string,
+  version?: string,
+): void {
+  const f = m.by.get(id);
+  if (!f || !m.alive || f.saving || f.conflict || f.version === version) {
+    return;
+  }
+  if (isDirty(f) && f.value !== value) {
+    return conflicted(m, f, value, version);
+  }
+  const was = isDirty(f);
+  rebase(m, f, value, version);
+  set(m, f, value, was);
+}
+
+/** `Model.resolve`: settles `id`'s pending conflict with `choice`. */
+async function resolve(
+  m: State,
+  id: string,
+  choice: "mine" | "stored" | "cancel",
+): Promise<void> {
+  const f = m.by.get(id);
+  const c = f?.conflict;
+  if (!f || !c || !m.alive) return;
+  f.conflict = undefined;
+  if (choice === "cancel") return m.changed(f);
+  const was = isDirty(f);
+  rebase(m, f, c.stored, c.version);
+  f.error = undefined;
+  set(m, f, choice === "mine" ? f.value : c.stored, was);
+  if (isDirty(f)) await enqueue(m, [f]);
+  else m.drafts?.flush?.();
+}
+
+/** `Model.destroy`: timers cleared, the queue emptied, waiters released. */
+function destroy(m: State): void {
+  m.alive = false;
+  for (const f of m.timers.keys()) unschedule(m, f);
+  m.queue.length = 0;
+  m.drafts?.flush?.();
+  for (const r of m.idle) r();
+  m.idle = [];
 }

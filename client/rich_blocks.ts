@@ -98,6 +98,49 @@ export function blockKey(ed: RichCore, e: KeyboardEvent): boolean {
   return true;
 }
 
+/** One item of the block-type menu; `pick` runs when it is chosen. */
+function blockItem(
+  { kit: { h } }: RichCore,
+  tag: string,
+  label: string,
+  keys: string | undefined,
+  keyText: (keys: string) => string,
+  pick: () => void,
+): HTMLButtonElement {
+  const item = h(
+    "button",
+    { role: "menuitemradio", "aria-checked": "false", tabindex: "-1" },
+    h("span", {}, label),
+  );
+  if (keys) {
+    item.setAttribute("aria-keyshortcuts", keys);
+    item.append(h("kbd", {}, keyText(keys)));
+  }
+  item.dataset.tag = tag;
+  item.onmousedown = (e) => e.preventDefault();
+  item.onclick = pick;
+  return item;
+}
+
+/** Keys in the open menu: arrows, Home and End move; Esc and Tab close. */
+function menuKey(
+  e: KeyboardEvent,
+  items: HTMLButtonElement[],
+  root: ShadowRoot,
+  close: (focus: boolean) => void,
+): void {
+  const i = items.indexOf(root.activeElement as HTMLButtonElement);
+  const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: -1 }[e.key];
+  if (e.key === "Escape" || e.key === "Tab") {
+    e.stopPropagation();
+    if (e.key === "Escape") e.preventDefault();
+    return close(e.key === "Escape");
+  }
+  if (to === undefined) return;
+  e.preventDefault();
+  items[(to + items.length) % items.length].focus();
+}
+
 /**
  * The block-type button and its menu (`role=menu`, radio items): the
  * button shows the current type; arrows move in the open menu, Enter
@@ -121,24 +164,12 @@ export function blockMenu(
     name,
     "▾",
   );
-  const items = BLOCKS.map(([tag, label, keys]) => {
-    const item = h(
-      "button",
-      { role: "menuitemradio", "aria-checked": "false", tabindex: "-1" },
-      h("span", {}, t(label)),
-    );
-    if (keys) {
-      item.setAttribute("aria-keyshortcuts", keys);
-      item.append(h("kbd", {}, keyText(keys)));
-    }
-    item.dataset.tag = tag;
-    item.onmousedown = (e) => e.preventDefault();
-    item.onclick = () => {
+  const items = BLOCKS.map(([tag, label, keys]) =>
+    blockItem(ed, tag, t(label), keys, keyText, () => {
       close(false);
       setBlock(ed, tag);
-    };
-    return item;
-  });
+    })
+  );
   const menu = h("div", {
     role: "menu",
     class: "mn k",
@@ -158,18 +189,7 @@ export function blockMenu(
     (items.find((i) => i.getAttribute("aria-checked") === "true") ?? items[0])
       .focus();
   };
-  menu.onkeydown = (e) => {
-    const i = items.indexOf(root.activeElement as HTMLButtonElement);
-    const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: -1 }[e.key];
-    if (e.key === "Escape" || e.key === "Tab") {
-      e.stopPropagation();
-      if (e.key === "Escape") e.preventDefault();
-      return close(e.key === "Escape");
-    }
-    if (to === undefined) return;
-    e.preventDefault();
-    items[(to + items.length) % items.length].focus();
-  };
+  menu.onkeydown = (e) => menuKey(e, items, root, close);
   const refresh = () => {
     const tag = currentBlock();
     const [, label] = BLOCKS.find(([b]) => b === tag)!;

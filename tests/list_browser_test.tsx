@@ -103,6 +103,36 @@ clientSiteTest(
       assert.deepEqual(await seriousViolations(page), []);
     });
 
+    // Media emulation needs CDP: Chromium only.
+    if (page.puppeteer && browser.engine === "chromium") {
+      await t.step("axe in the dark scheme, the list bar shown", async () => {
+        const barColours = () =>
+          page.evaluate(() => {
+            const bar = document.querySelector("cms-list")!.shadowRoot!
+              .querySelector<HTMLElement>(".k")!;
+            const style = getComputedStyle(bar);
+            return [bar.hidden, style.backgroundColor, style.color].join(" ");
+          });
+        await focusItem(page, 1);
+        const light = await barColours();
+        await page.puppeteer!.emulateMediaFeatures([
+          { name: "prefers-color-scheme", value: "dark" },
+        ]);
+        try {
+          await focusItem(page, 1);
+          const dark = await barColours();
+          // The bar is shown and the dark scheme applies to it.
+          assert.match(dark, /^false /);
+          assert.notEqual(dark, light);
+          assert.deepEqual(await seriousViolations(page), []);
+        } finally {
+          await page.puppeteer!.emulateMediaFeatures([
+            { name: "prefers-color-scheme", value: "" },
+          ]);
+        }
+      });
+    }
+
     await t.step("a text edit alone is still a per-item save", async () => {
       await focusItem(page, 1);
       await page.type("er");
