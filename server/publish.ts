@@ -22,6 +22,8 @@ import {
   type ScheduleListing,
   Status,
 } from "../core/wire.ts";
+import { localesOf } from "../core/content.ts";
+import { localeOfAddress } from "../core/locale.ts";
 import { readBody } from "./body.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import { admitEditor, allowedField, parseJsonObject } from "./request.ts";
@@ -141,6 +143,9 @@ async function publishRefs(
         `fields must be a list of at most ${MAX_FIELDS} addresses`,
       );
     }
+    if (body.locale !== undefined) {
+      throw new HttpError(Status.BadRequest, "Give fields or locale, not both");
+    }
     refs = [];
     const seen = new Set<string>();
     for (const text of body.fields) {
@@ -163,18 +168,38 @@ async function publishRefs(
           : undefined,
       });
     }
-  } else if (options.canEdit || listAll) {
-    // "All" is every draft this editor may edit.
+  } else if (options.canEdit || listAll || body.locale !== undefined) {
+    // "All" is every draft this editor may edit (of one locale, if named).
+    const locale = publishLocale(options, body.locale);
     refs = [];
     for (const d of await options.store.drafts()) {
       const address = parseAddress(addressOf(d));
       if (typeof address === "string") continue;
+      if (
+        locale !== undefined &&
+        localeOfAddress(options.allowlist, address) !== locale
+      ) continue;
       if (await mayEdit(options, req, address, editor, call)) {
         refs.push({ collection: d.collection, key: d.key, field: d.field });
       }
     }
   }
   return refs;
+}
+
+/** A publish body's `locale`: a declared one, or 400. */
+function publishLocale(
+  options: DraftHandlerOptions,
+  locale: unknown,
+): string | undefined {
+  if (locale === undefined) return undefined;
+  if (
+    typeof locale !== "string" ||
+    !localesOf(options.allowlist)?.locales.includes(locale)
+  ) {
+    throw new HttpError(Status.BadRequest, "Unknown locale");
+  }
+  return locale;
 }
 
 /**

@@ -128,6 +128,10 @@ export interface SaveHandlerOptions extends OriginOptions {
  *   `string[]`, see `ListSaveBody`) replaces the list: its length must be
  *   within the field's `min` and `max`, each item passes the item's checks;
  *   else 400 with the reason, and nothing is stored.
+ * - `locale` (a declared locale; the field part may say it too, as
+ *   `name@locale`) saves that locale's value (`core/locale.ts`): an
+ *   undeclared locale, or a locale on a shared field, is 400; a localized
+ *   field saved without one is the default locale's.
  * - With `version`, a stored value whose {@linkcode contentVersion} differs
  *   gets 409 {@linkcode ConflictBody} and nothing is written (for a whole
  *   list: the list's version, and the stored list in the body).
@@ -172,18 +176,24 @@ export function createSaveHandler(
     const editor = await admitEditor(req, ["PATCH", "POST"], options, call);
     const context = call?.context;
     const input = parseSave(await readJsonObject(req, maxBodyBytes));
-    const address = checkAddress(input.collection, input.key, input.field);
-    if (typeof address === "string") {
-      throw new HttpError(Status.BadRequest, address);
+    const parsed = checkAddress(
+      input.collection,
+      input.key,
+      input.field,
+      input.locale,
+    );
+    if (typeof parsed === "string") {
+      throw new HttpError(Status.BadRequest, parsed);
     }
     ctx.annotate?.({
-      collection: address.collection,
-      field: formatAddress(address),
+      collection: parsed.collection,
+      field: formatAddress(parsed),
     });
-    const target = resolveField(allowlist, address);
+    const target = resolveField(allowlist, parsed);
     if (typeof target === "string") {
       throw new HttpError(Status.BadRequest, target);
     }
+    const { address } = target;
     if (canEdit && !await canEdit(req, address, editor, context)) {
       throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
     }
@@ -235,11 +245,14 @@ export function createSaveHandler(
 
 /** Checks the body's shape; throws 400 with a reason. */
 function parseSave(data: Record<string, unknown>): SaveBody {
-  const { collection, key, field, value, version } = data;
+  const { collection, key, field, value, version, locale } = data;
   for (const [name, v] of Object.entries({ collection, key, field })) {
     if (typeof v !== "string" || v === "") {
       throw new HttpError(Status.BadRequest, `Missing or invalid ${name}`);
     }
+  }
+  if (locale !== undefined && typeof locale !== "string") {
+    throw new HttpError(Status.BadRequest, "Invalid locale");
   }
   if (!Object.hasOwn(data, "value")) {
     throw new HttpError(Status.BadRequest, "Missing value");
@@ -247,7 +260,7 @@ function parseSave(data: Record<string, unknown>): SaveBody {
   if (version !== undefined && typeof version !== "string") {
     throw new HttpError(Status.BadRequest, "Invalid version");
   }
-  return { collection, key, field, value, version } as SaveBody;
+  return { collection, key, field, value, version, locale } as SaveBody;
 }
 
 /**

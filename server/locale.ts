@@ -1,0 +1,53 @@
+/**
+ * Reading a record in one locale from any content store: the store keeps
+ * every locale's values in one record (`core/locale.ts`), so a locale's
+ * page read is one `get`, with its fallbacks resolved in memory.
+ *
+ * @module
+ */
+import type { Allowlist } from "../core/content.ts";
+import { readLocale } from "../core/locale.ts";
+import type { ContentRecord, ContentStore, DraftStore } from "./types.ts";
+
+/** A record as one locale reads it (see {@linkcode readLocalized}). */
+export interface LocalizedRecord {
+  /** Field → value: the locale's own, or its first fallback's. */
+  values: ContentRecord;
+  /**
+   * Localized field → the locale its value came from; a field whose
+   * locale differs from the one asked for is not translated yet.
+   */
+  from: Record<string, string>;
+}
+
+/**
+ * Reads one record in `locale`: each localized field's own value, else the
+ * first fallback that has one (the default locale ends every chain), and
+ * which locale each came from. With `drafts: true` it reads the record with
+ * its drafts over it (edit mode, preview links; the store must have
+ * drafts). `null` when the record does not exist. Throws a `RangeError`
+ * for a locale the declaration lacks.
+ *
+ * @example
+ * ```ts
+ * import { defineContent, MemoryContentStore, readLocalized } from "@inplace/cms";
+ * const content = defineContent({ pages: { title: "plain" } }, { locales: ["en", "de"] });
+ * const store = new MemoryContentStore();
+ * await store.update("pages", "home", () => ({ title: "Hello" }));
+ * const page = await readLocalized(store, content, "pages", "home", "de");
+ * page?.values.title; // "Hello" (page.from.title: "en", not translated yet)
+ * ```
+ */
+export async function readLocalized(
+  store: ContentStore,
+  allowlist: Allowlist,
+  collection: string,
+  key: string,
+  locale: string,
+  options: { drafts?: boolean } = {},
+): Promise<LocalizedRecord | null> {
+  const record = options.drafts
+    ? await (store as DraftStore).getDrafted(collection, key)
+    : await store.get(collection, key);
+  return record && readLocale(record, allowlist, collection, locale);
+}
