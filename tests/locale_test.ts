@@ -200,3 +200,369 @@ Deno.test("locales: types still reject misspelled fields", () => {
   const bad: FieldAddressOf<typeof content> = "pages:home:titel";
   assert.equal(ok.length + [bad].length, 4);
 });
+
+// ---------------------------------------------------------------------------
+// Stores and endpoints per locale, on memory, KV and PostgreSQL
+
+const ADA = { name: "Ada" };
+const SEED = {
+  title: "Hello",
+  body: "<p>Hi</p>",
+  features: ["Fast", "Small"],
+  logo: "/m/logo.png",
+};
+
+/**
+ * Every endpoint on `store`, served on 127.0.0.1, and a host page that
+ * renders `pages:home` in English at `/` and German at `/de/` (with drafts
+ * behind a valid preview link).
+ */
+function site(store: DraftStore, publishMode: PublishMode = "direct") {
+  const options = { authorize: () => ADA, allowlist: content, store };
+  const signer = new PreviewSigner("a-test-secret-of-more-than-32-bytes!!");
+  const routes: Record<string, (req: Request) => Promise<Response>> = {
+    "/api/cms/save": createSaveHandler({ ...options, publishMode }),
+    "/api/cms/history": createHistoryHandler({ ...options, publishMode }),
+    "/api/cms/drafts": createDraftsHandler(options),
+    "/api/cms/publish": createPublishHandler(options),
+    "/api/cms/discard": createDiscardHandler(options),
+    "/api/cms/preview": createPreviewHandler({ authorize: () => ADA, signer }),
+  };
+  const server = serve(async (req) => {
+    const url = new URL(req.url);
+    const route = routes[url.pathname];
+    if (route) return await route(req);
+    const locale = { "/": "en", "/de/": "de" }[url.pathname];
+    if (!locale) return new Response("Not found", { status: 404 });
+    const token = url.searchParams.get("preview");
+    if (token !== null && !await signer.verify(token, url.pathname)) {
+      return new Response("Forbidden", { status: 403 });
+    }
+    const page = await readLocalized(store, content, "pages", "home", locale, {
+      drafts: token !== null,
+    });
+    return Response.json(page);
+  });
+  const call = async (path: string, body?: unknown, method = "POST") => {
+    const res = await fetch(server.url + path, {
+      method: body === undefined ? "GET" : method,
+      ...body === undefined ? {} : { body: JSON.stringify(body) },
+    });
+    const text = await res.text();
+    const type = res.headers.get("Content-Type") ?? "";
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: type.includes("json") ? JSON.parse(text) : text,
+    };
+  };
+  return {
+    call,
+    save: (body: Record<string, unknown>) =>
+      call(
+        "/api/cms/save",
+        { collection: "pages", key: "home", ...body },
+        "PATCH",
+      ),
+    page: async (path: string) => (await call(path)).body,
+    [Symbol.asyncDispose]: () => server.close(),
+  };
+}
+
+const stores: Record<string, (open: Open) => Promise<void>> = {
+  "a record written before locales is the default locale's": async (open) => {
+    await using s = await open();
+    // Written with today's API, before any locale was declared.
+    await s.store.update("pages", "home", () => ({ ...SEED }), {
+      field: "title",
+      editor: "Ada",
+    });
+    await s.store.updateDraft("pages", "home", (r) => ({
+      ...r,
+      body: "<p>Draft</p>",
+    }), { field: "body", editor: "Ada" });
+    const before = await Array.fromAsync(s.store.dump());
+    const en = await readLocalized(s.store, content, "pages", "home", "en");
+    assert.deepEqual(en, {
+      values: SEED,
+      from: { title: "en", body: "en", features: "en" },
+    });
+    const de = await readLocalized(s.store, content, "pages", "home", "de");
+    assert.deepEqual(de, en, "German falls back to every English value");
+    const drafted = await readLocalized(
+      s.store,
+      content,
+      "pages",
+      "home",
+      "de-AT",
+      {
+        drafts: true,
+      },
+    );
+    assert.equal(drafted?.values.body, "<p>Draft</p>");
+    assert.equal(drafted?.from.body, "en");
+    assert.equal(
+      await readLocalized(s.store, content, "pages", "none", "de"),
+      null,
+    );
+    // Reading rewrote nothing.
+    assert.deepEqual(await Array.fromAsync(s.store.dump()), before);
+    // A German save adds its own value beside the English ones.
+    await using web = site(s.store);
+    assert.equal(
+      (await web.save({ field: "title", locale: "de", value: "Hallo" })).status,
+      204,
+    );
+    assert.deepEqual(await s.store.get("pages", "home"), {
+      ...SEED,
+      "title@de": "Hallo",
+    });
+    assert.deepEqual(
+      (await s.store.revisions("pages", "home", "title")).map((r) => r.value),
+      ["Hello"],
+    );
+  },
+
+  "save, conflicts, history and restore per locale over HTTP": async (open) => {
+    await using s = await open();
+    await s.store.update("pages", "home", () => ({ ...SEED }));
+    await using web = site(s.store);
+    const ok = await web.save({ field: "title", locale: "de", value: "Hallo" });
+    assert.equal(ok.status, 204);
+    assert.equal(ok.headers.get("CMS-Version"), contentVersion("Hallo"));
+    assert.deepEqual((await web.page("/")).values.title, "Hello");
+    assert.deepEqual((await web.page("/de/")).from.title, "de");
+    assert.deepEqual((await web.page("/de/")).values.title, "Hallo");
+
+    // Misuse is 400, and nothing is stored.
+    const bad: [Record<string, unknown>, string][] = [
+      [{ field: "title", locale: "fr", value: "x" }, "Unknown locale"],
+      [{ field: "title@fr", value: "x" }, "Unknown locale"],
+      [{ field: "title", locale: "de_AT", value: "x" }, "Invalid locale"],
+      [{ field: "title", locale: 7, value: "x" }, "Invalid locale"],
+      [{ field: "title@de", locale: "de", value: "x" }, "Locale given twice"],
+      [
+        { field: "logo", locale: "de", value: "/m/x.png" },
+        "Shared field has no locale",
+      ],
+      [
+        { field: "logo", locale: "en", value: "/m/x.png" },
+        "Shared field has no locale",
+      ],
+    ];
+    const stored = await s.store.get("pages", "home");
+    for (const [body, reason] of bad) {
+      const res = await web.save(body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body, reason);
+    }
+    assert.deepEqual(await s.store.get("pages", "home"), stored);
+
+    // No locale: the default's; the default named: the same value.
+    assert.equal((await web.save({ field: "title", value: "Hi" })).status, 204);
+    const en = await web.save({
+      field: "title",
+      locale: "en",
+      value: "Hey",
+      version: contentVersion("Hi"),
+    });
+    assert.equal(en.status, 204);
+    assert.equal(
+      (await web.save({ field: "logo", value: "/m/l2.png" })).status,
+      204,
+    );
+    const record = await s.store.get("pages", "home");
+    assert.equal(record?.title, "Hey");
+    assert.equal(record?.["title@de"], "Hallo");
+    assert.equal(record?.logo, "/m/l2.png");
+    assert.equal((await web.page("/de/")).values.logo, "/m/l2.png");
+
+    // Conflicts are per locale: the English version is stale for German.
+    const stale = await web.save({
+      field: "title",
+      locale: "de",
+      value: "Servus",
+      version: contentVersion("Hey"),
+    });
+    assert.equal(stale.status, 409);
+    assert.deepEqual(stale.body, {
+      error: "conflict",
+      value: "Hallo",
+      version: contentVersion("Hallo"),
+    });
+    assert.equal(
+      (await web.save({
+        field: "title",
+        locale: "de",
+        value: "Hallo!",
+        version: contentVersion("Hallo"),
+      })).status,
+      204,
+    );
+
+    // Lists: a whole German list, then one of its items.
+    assert.equal(
+      (await web.save({
+        field: "features",
+        locale: "de",
+        value: ["Schnell", "Klein"],
+      }))
+        .status,
+      204,
+    );
+    assert.equal(
+      (await web.save({ field: "features.1", locale: "de", value: "Sicher" }))
+        .status,
+      204,
+    );
+    assert.equal(
+      (await web.save({ field: "features.5", locale: "de", value: "x" }))
+        .status,
+      400,
+    );
+    const lists = await s.store.get("pages", "home");
+    assert.deepEqual(lists?.features, ["Fast", "Small"]);
+    assert.deepEqual(lists?.["features@de"], ["Schnell", "Sicher"]);
+    assert.deepEqual((await web.page("/de/")).values.features, [
+      "Schnell",
+      "Sicher",
+    ]);
+
+    // History per locale, and restore of a German revision.
+    const de = await web.call("/api/cms/history?field=pages:home:title@de");
+    assert.equal(de.status, 200);
+    assert.equal(de.body.field, "pages:home:title@de");
+    const values = [];
+    for (const r of de.body.revisions) {
+      const one = await web.call(
+        `/api/cms/history?field=pages:home:title@de&revision=${r.id}`,
+      );
+      values.push(one.body.value);
+    }
+    assert.deepEqual(values, ["Hallo!", "Hallo"]);
+    const enHistory = await web.call(
+      "/api/cms/history?field=pages:home:title@en",
+    );
+    assert.equal(enHistory.status, 200);
+    const enIds = enHistory.body.revisions.map((r: { id: string }) => r.id);
+    assert.ok(!enIds.includes(de.body.revisions[1].id));
+    for (const field of ["pages:home:title@fr", "pages:home:logo@de"]) {
+      const res = await web.call(`/api/cms/history?field=${field}`);
+      assert.equal(res.status, 400, field);
+    }
+    const oldest = de.body.revisions[1].id;
+    const wrong = await web.call("/api/cms/history", {
+      field: "pages:home:title",
+      revision: oldest,
+    });
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.body, "Revision of another field");
+    const restored = await web.call("/api/cms/history", {
+      field: "pages:home:title@de",
+      revision: oldest,
+    });
+    assert.equal(restored.status, 204);
+    assert.equal((await web.page("/de/")).values.title, "Hallo");
+    assert.equal((await web.page("/")).values.title, "Hey");
+  },
+
+  "drafts, publish per locale and preview over HTTP": async (open) => {
+    await using s = await open();
+    await s.store.update("pages", "home", () => ({ ...SEED }));
+    await using web = site(s.store, "draft");
+    assert.equal(
+      (await web.save({ field: "title", locale: "de", value: "Hallo" })).status,
+      204,
+    );
+    assert.equal((await web.save({ field: "title", value: "Hi" })).status, 204);
+    assert.equal(
+      (await web.save({ field: "logo", value: "/m/l2.png" })).status,
+      204,
+    );
+    // Visitors see the published values, German falling back to English.
+    assert.deepEqual((await web.page("/de/")).values.title, "Hello");
+    assert.deepEqual((await web.page("/de/")).from.title, "en");
+    const fields = async () =>
+      ((await web.call("/api/cms/drafts")).body.drafts as { field: string }[])
+        .map((d) => d.field).sort();
+    assert.deepEqual(await fields(), [
+      "pages:home:logo",
+      "pages:home:title",
+      "pages:home:title@de",
+    ]);
+
+    // A preview link of /de/ shows the German drafts there, and only there.
+    const link = await web.call("/api/cms/preview", { path: "/de/" });
+    assert.equal(link.status, 200);
+    const token = new URL(link.body.url, "http://x").searchParams.get(
+      "preview",
+    );
+    const preview = await web.page(`/de/?preview=${token}`);
+    assert.equal(preview.values.title, "Hallo");
+    assert.equal(preview.from.title, "de");
+    assert.equal((await web.call(`/?preview=${token}`)).status, 403);
+
+    // Publish one locale: misuse is 400.
+    for (
+      const body of [
+        { locale: "fr" },
+        { locale: 1 },
+        { locale: "de", fields: ["pages:home:title@de"] },
+        { fields: ["pages:home:title@fr"] },
+        { fields: ["pages:home:logo@de"] },
+      ]
+    ) {
+      const res = await web.call("/api/cms/publish", body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+    }
+    // A conflict is per locale: the German draft changed since it was seen.
+    const stale = await web.call("/api/cms/publish", {
+      fields: ["pages:home:title@de"],
+      versions: { "pages:home:title@de": contentVersion("Hi") },
+    });
+    assert.equal(stale.status, 409);
+    assert.deepEqual(
+      stale.body.conflicts.map((c: { field: string }) => c.field),
+      [
+        "pages:home:title@de",
+      ],
+    );
+    const de = await web.call("/api/cms/publish", { locale: "de" });
+    assert.equal(de.status, 200);
+    assert.deepEqual(de.body.published, ["pages:home:title@de"]);
+    assert.equal((await web.page("/de/")).values.title, "Hallo");
+    assert.equal((await web.page("/")).values.title, "Hello");
+    assert.deepEqual(await fields(), ["pages:home:logo", "pages:home:title"]);
+
+    // Discard a German draft; the published German value stays.
+    await web.save({ field: "title", locale: "de", value: "Hallo 2" });
+    const dropped = await web.call("/api/cms/discard", {
+      field: "pages:home:title@de",
+    });
+    assert.equal(dropped.status, 204);
+    assert.equal(
+      (await web.call("/api/cms/discard", { field: "pages:home:title@fr" }))
+        .status,
+      400,
+    );
+    assert.deepEqual(await fields(), ["pages:home:logo", "pages:home:title"]);
+    assert.equal(
+      (await s.store.getDrafted("pages", "home"))?.["title@de"],
+      "Hallo",
+    );
+
+    // The default locale alone leaves the shared logo; "all" takes it.
+    const en = await web.call("/api/cms/publish", { locale: "en" });
+    assert.deepEqual(en.body.published, ["pages:home:title"]);
+    const all = await web.call("/api/cms/publish", {});
+    assert.deepEqual(all.body.published, ["pages:home:logo"]);
+    assert.deepEqual(await s.store.get("pages", "home"), {
+      ...SEED,
+      title: "Hi",
+      "title@de": "Hallo",
+      logo: "/m/l2.png",
+    });
+  },
+};
+
+draftStoreSuite("locales", stores);
