@@ -12,8 +12,10 @@ import {
   type FieldAddressOf,
   type FieldKind,
   fieldSpec,
+  localesOf,
   markerType,
 } from "../core/content.ts";
+import { LOCALE_ATTRIBUTE } from "../core/wire.ts";
 import { contentVersion } from "../server/version.ts";
 
 /**
@@ -41,6 +43,12 @@ export interface CmsFieldCommonProps {
   editing?: boolean;
   /** Overrides `data-cms-version` (default: `contentVersion(value)`). */
   version?: string;
+  /**
+   * The page's locale (a declared one), rendered in edit mode as
+   * `data-cms-locale`, so a save writes that locale's value. Left out on a
+   * shared field, which has one value for all locales.
+   */
+  locale?: string;
   /** CSS class of the element. */
   class?: string;
   /** Any other attribute (`id`, `lang`, `alt`, `aria-*`, …), passed through. */
@@ -113,6 +121,15 @@ export type CmsFieldProps<C extends Allowlist = Allowlist> =
  * </main>;
  * ```
  *
+ * @example In one of several languages
+ * ```tsx
+ * import { CmsField } from "@inplace/cms/fresh";
+ * import { defineContent } from "@inplace/cms";
+ * const content = defineContent({ pages: { title: "plain" } }, { locales: ["en", "de"] });
+ * // Renders data-cms-locale="de": a save writes the German title.
+ * <CmsField content={content} as="h1" field="pages:home:title" value="Hallo" locale="de" editing />;
+ * ```
+ *
  * @example Without a declaration (hand-written allowlist)
  * ```tsx
  * import { CmsField } from "@inplace/cms/fresh";
@@ -122,9 +139,10 @@ export type CmsFieldProps<C extends Allowlist = Allowlist> =
 export function CmsField<C extends Allowlist>(
   props: CmsFieldProps<C>,
 ): CmsElement {
-  const { as, content, field, value, rich, editing, version, ...rest } = props;
-  const [kind, label]: [FieldKind, string?] = content
-    ? kindOf(content, field)
+  const { as, content, field, value, rich, editing, version, locale, ...rest } =
+    props;
+  const [kind, label, shared]: [FieldKind, string?, boolean?] = content
+    ? kindOf(content, field, locale)
     : [rich ? "rich" : "plain"];
   const text = value ?? "";
   const attrs: Record<string, unknown> = { ...rest };
@@ -134,6 +152,7 @@ export function CmsField<C extends Allowlist>(
     if (type) attrs["data-cms-type"] = type;
     if (label) attrs["data-cms-label"] = label;
     attrs["data-cms-version"] = version ?? contentVersion(text);
+    if (locale !== undefined && !shared) attrs[LOCALE_ATTRIBUTE] = locale;
   }
   const Tag = (as ?? (kind === "image" ? "img" : "div")) as "div";
   if (kind === "image") {
@@ -147,12 +166,13 @@ export function CmsField<C extends Allowlist>(
   return <Tag {...attrs}>{text}</Tag>;
 }
 
-/** The kind and declared label of the field (or list item) `field` names
- * in `content`. */
+/** The kind, declared label and sharedness of the field (or list item)
+ * `field` names in `content`; a `locale` it does not declare throws. */
 function kindOf(
   content: Allowlist,
   field: string,
-): [FieldKind, string | undefined] {
+  locale: string | undefined,
+): [FieldKind, string | undefined, boolean] {
   const address = parseAddress(field);
   const spec = typeof address === "string"
     ? undefined
@@ -161,7 +181,10 @@ function kindOf(
   if (!spec || isItem !== (spec.kind === "list")) {
     throw new TypeError(`CmsField: ${JSON.stringify(field)} is not declared`);
   }
-  return [isItem ? "plain" : spec.kind, spec.label];
+  if (locale !== undefined && !localesOf(content)?.locales.includes(locale)) {
+    throw new TypeError(`CmsField: unknown locale ${JSON.stringify(locale)}`);
+  }
+  return [isItem ? "plain" : spec.kind, spec.label, spec.shared === true];
 }
 
 /** Props of {@linkcode CmsList}. */
@@ -189,6 +212,8 @@ export interface CmsListProps<C extends Allowlist = Allowlist> {
   class?: string;
   /** CSS class of each item. */
   itemClass?: string;
+  /** The page's locale, as on {@linkcode CmsField} (container and items). */
+  locale?: string;
   /** Any other attribute of the container, passed through. */
   [attribute: string]: unknown;
 }
@@ -223,6 +248,7 @@ export function CmsList<C extends Allowlist>(
     min,
     max,
     itemClass,
+    locale,
     ...rest
   } = props;
   const items = value ?? [];
@@ -236,6 +262,12 @@ export function CmsList<C extends Allowlist>(
   ) {
     throw new TypeError(`CmsList: ${JSON.stringify(field)} is not a list`);
   }
+  if (
+    content && locale !== undefined &&
+    !localesOf(content)?.locales.includes(locale)
+  ) {
+    throw new TypeError(`CmsList: unknown locale ${JSON.stringify(locale)}`);
+  }
   const attrs: Record<string, unknown> = { ...rest };
   if (editing) {
     attrs["data-cms-list"] = field;
@@ -244,6 +276,9 @@ export function CmsList<C extends Allowlist>(
     if (low !== undefined) attrs["data-cms-min"] = String(low);
     if (high !== undefined) attrs["data-cms-max"] = String(high);
     if (spec?.label) attrs["data-cms-label"] = spec.label;
+    if (locale !== undefined && !spec?.shared) {
+      attrs[LOCALE_ATTRIBUTE] = locale;
+    }
   }
   const Tag = (as ?? "ul") as "ul";
   return (
@@ -256,6 +291,7 @@ export function CmsList<C extends Allowlist>(
           field={`${field}.${i}`}
           value={item}
           editing={editing}
+          {...locale !== undefined && !spec?.shared ? { locale } : {}}
         />
       ))}
     </Tag>

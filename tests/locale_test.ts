@@ -30,6 +30,9 @@ import type { DraftStore, PublishMode } from "../server/types.ts";
 import { contentVersion } from "../server/version.ts";
 import { draftStoreSuite, type Open } from "./helpers/draft_stores.ts";
 import { serve } from "./helpers/serve.ts";
+import type { VNode } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { CmsField, CmsList } from "../fresh/components.tsx";
 
 const content = defineContent({
   pages: {
@@ -566,3 +569,64 @@ const stores: Record<string, (open: Open) => Promise<void>> = {
 };
 
 draftStoreSuite("locales", stores);
+
+// ---------------------------------------------------------------------------
+// Fresh: markers carry the locale
+
+Deno.test("locales: CmsField and CmsList render data-cms-locale", () => {
+  const html = (el: unknown) => renderToString(el as VNode);
+  const title = html(CmsField({
+    content,
+    field: "pages:home:title",
+    value: "Hallo",
+    locale: "de",
+    editing: true,
+  }));
+  assert.match(title, /data-cms-field="pages:home:title"/);
+  assert.match(title, /data-cms-locale="de"/);
+  const visitor = html(CmsField({
+    content,
+    field: "pages:home:title",
+    value: "Hallo",
+    locale: "de",
+  }));
+  assert.equal(visitor, "<div>Hallo</div>");
+  const logo = html(CmsField({
+    content,
+    field: "pages:home:logo",
+    value: "/m/l.png",
+    alt: "",
+    locale: "de",
+    editing: true,
+  }));
+  assert.doesNotMatch(logo, /data-cms-locale/);
+  assert.throws(
+    () =>
+      CmsField({
+        content,
+        field: "pages:home:title",
+        value: "x",
+        locale: "fr",
+        editing: true,
+      }),
+    TypeError,
+  );
+  const items = html(CmsList({
+    content,
+    field: "pages:home:features",
+    value: ["A", "B"],
+    locale: "de",
+    editing: true,
+  }));
+  assert.equal(items.match(/data-cms-locale="de"/g)?.length, 3);
+  assert.throws(
+    () =>
+      CmsList({
+        content,
+        field: "pages:home:features",
+        value: [],
+        locale: "fr",
+      }),
+    TypeError,
+  );
+});
