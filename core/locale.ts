@@ -91,27 +91,63 @@ export function readLocale(
   collection: string,
   locale: string,
 ): { values: Record<string, Value>; from: Record<string, string> } {
-  const config = checkedLocale(allowlist, locale);
+  const plan = readPlan(allowlist, collection, locale);
   const values: Record<string, Value> = {};
   const from: Record<string, string> = {};
-  for (const name of Object.keys(record)) {
-    if (!name.includes("@")) values[name] = record[name];
+  for (const name in record) {
+    if (!plan.localized.has(name) && !name.includes("@")) {
+      values[name] = record[name];
+    }
   }
-  const fields = Object.hasOwn(allowlist, collection)
-    ? Object.keys(allowlist[collection])
-    : [];
-  for (const name of fields) {
-    if (fieldSpec(allowlist, collection, name)?.shared) continue;
-    delete values[name];
-    for (const source of config.chains[locale]) {
-      const stored = storedName(config, name, source);
-      if (!Object.hasOwn(record, stored)) continue;
-      values[name] = record[stored];
-      from[name] = source;
+  for (const [name, stored, sources] of plan.fields) {
+    for (let i = 0; i < stored.length; i++) {
+      if (!Object.hasOwn(record, stored[i])) continue;
+      values[name] = record[stored[i]];
+      from[name] = sources[i];
       break;
     }
   }
   return { values, from };
+}
+
+/** How one locale reads one collection: per localized field, where to look. */
+interface ReadPlan {
+  /** The localized fields' plain names. */
+  localized: Set<string>;
+  /** Field, its stored names in fallback order, and their locales. */
+  fields: [string, string[], readonly string[]][];
+}
+
+/** Read plans per allowlist, by `collection locale`: worked out once. */
+const PLANS = new WeakMap<Allowlist, Map<string, ReadPlan>>();
+
+function readPlan(
+  allowlist: Allowlist,
+  collection: string,
+  locale: string,
+): ReadPlan {
+  let plans = PLANS.get(allowlist);
+  if (!plans) PLANS.set(allowlist, plans = new Map());
+  const id = `${collection} ${locale}`;
+  let plan = plans.get(id);
+  if (plan) return plan;
+  const config = localesOf(allowlist);
+  if (!config?.locales.includes(locale)) {
+    throw new RangeError(`Unknown locale ${JSON.stringify(locale)}`);
+  }
+  const chain = config.chains[locale];
+  plan = { localized: new Set(), fields: [] };
+  const names = Object.hasOwn(allowlist, collection)
+    ? Object.keys(allowlist[collection])
+    : [];
+  for (const name of names) {
+    if (fieldSpec(allowlist, collection, name)?.shared) continue;
+    plan.localized.add(name);
+    const stored = chain.map((source) => storedName(config, name, source));
+    plan.fields.push([name, stored, chain]);
+  }
+  plans.set(id, plan);
+  return plan;
 }
 
 /**
@@ -164,13 +200,4 @@ export function storedName(
   locale: string,
 ): string {
   return locale === config.defaultLocale ? name : `${name}@${locale}`;
-}
-
-/** The declaration's locales, when `locale` is one of them; else throws. */
-function checkedLocale(allowlist: Allowlist, locale: string): Locales {
-  const config = localesOf(allowlist);
-  if (!config?.locales.includes(locale)) {
-    throw new RangeError(`Unknown locale ${JSON.stringify(locale)}`);
-  }
-  return config;
 }
