@@ -575,14 +575,14 @@ export interface ListConflictBody extends Omit<ConflictBody, "value"> {
 
 /**
  * The marker attribute that names the locale of a marker's value, beside
- * `data-cms-field`: `<h1 data-cms-field="pages:home:title"
- * data-cms-locale="de">`. Absent on shared fields and on sites without
- * locales.
+ * `data-cms-field` (whose address carries it too, except for the default
+ * locale): `<h1 data-cms-field="pages:home:title@de" data-cms-locale="de">`.
+ * Absent on shared fields and on sites without locales.
  *
  * @example
  * ```ts
  * import { LOCALE_ATTRIBUTE } from "./wire.ts";
- * const marker = `<h1 data-cms-field="pages:home:title" ${LOCALE_ATTRIBUTE}="de">Hallo</h1>`;
+ * const marker = `<h1 data-cms-field="pages:home:title@de" ${LOCALE_ATTRIBUTE}="de">Hallo</h1>`;
  * ```
  */
 export const LOCALE_ATTRIBUTE = "data-cms-locale";

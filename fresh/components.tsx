@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { parseAddress } from "../core/address.ts";
+import { formatAddress, parseAddress } from "../core/address.ts";
+import { localizeAddress } from "../core/locale.ts";
 import {
   type Allowlist,
   type FieldAddressOf,
@@ -44,9 +45,11 @@ export interface CmsFieldCommonProps {
   /** Overrides `data-cms-version` (default: `contentVersion(value)`). */
   version?: string;
   /**
-   * The page's locale (a declared one), rendered in edit mode as
-   * `data-cms-locale`, so a save writes that locale's value. Left out on a
-   * shared field, which has one value for all locales.
+   * The page's locale (a declared one). In edit mode the marker names it:
+   * `data-cms-field="pages:home:title@de"` (the plain address for the
+   * default locale) and `data-cms-locale="de"`, so a save writes that
+   * locale's value. Neither on a shared field, which has one value for all
+   * locales.
    */
   locale?: string;
   /** CSS class of the element. */
@@ -126,7 +129,8 @@ export type CmsFieldProps<C extends Allowlist = Allowlist> =
  * import { CmsField } from "@inplace/cms/fresh";
  * import { defineContent } from "@inplace/cms";
  * const content = defineContent({ pages: { title: "plain" } }, { locales: ["en", "de"] });
- * // Renders data-cms-locale="de": a save writes the German title.
+ * // data-cms-field="pages:home:title@de" data-cms-locale="de": a save
+ * // writes the German title.
  * <CmsField content={content} as="h1" field="pages:home:title" value="Hallo" locale="de" editing />;
  * ```
  *
@@ -147,7 +151,7 @@ export function CmsField<C extends Allowlist>(
   const text = value ?? "";
   const attrs: Record<string, unknown> = { ...rest };
   if (editing) {
-    attrs["data-cms-field"] = field;
+    attrs["data-cms-field"] = localized(content, field, locale);
     const type = markerType(kind);
     if (type) attrs["data-cms-type"] = type;
     if (label) attrs["data-cms-label"] = label;
@@ -164,6 +168,26 @@ export function CmsField<C extends Allowlist>(
     return <Tag {...attrs} dangerouslySetInnerHTML={{ __html: text }} />;
   }
   return <Tag {...attrs}>{text}</Tag>;
+}
+
+/**
+ * The marker text of `field` in `locale`: the address with the locale in
+ * its field part (`pages:home:title@de`), so that a save names the locale;
+ * unchanged for the default locale and shared fields (`localizeAddress`).
+ */
+function localized(
+  content: Allowlist | undefined,
+  field: string,
+  locale: string | undefined,
+): string {
+  const address = locale === undefined ? field : parseAddress(field);
+  if (typeof address === "string" || address.locale !== undefined) {
+    return field;
+  }
+  const stored = content
+    ? localizeAddress(content, { ...address, locale })
+    : { ...address, locale };
+  return typeof stored === "string" ? field : formatAddress(stored);
 }
 
 /** The kind, declared label and sharedness of the field (or list item)
@@ -268,9 +292,10 @@ export function CmsList<C extends Allowlist>(
   ) {
     throw new TypeError(`CmsList: unknown locale ${JSON.stringify(locale)}`);
   }
+  const marker = localized(content, field, locale);
   const attrs: Record<string, unknown> = { ...rest };
   if (editing) {
-    attrs["data-cms-list"] = field;
+    attrs["data-cms-list"] = marker;
     attrs["data-cms-version"] = contentVersion([...items]);
     const low = min ?? spec?.min, high = max ?? spec?.max;
     if (low !== undefined) attrs["data-cms-min"] = String(low);
@@ -288,10 +313,12 @@ export function CmsList<C extends Allowlist>(
           key={i}
           as={itemAs ?? "li"}
           class={itemClass}
-          field={`${field}.${i}`}
+          field={`${marker}.${i}`}
           value={item}
           editing={editing}
-          {...locale !== undefined && !spec?.shared ? { locale } : {}}
+          {...editing && locale !== undefined && !spec?.shared
+            ? { [LOCALE_ATTRIBUTE]: locale }
+            : {}}
         />
       ))}
     </Tag>

@@ -4,7 +4,13 @@
  * run against the memory, Deno KV and PostgreSQL stores.
  */
 import assert from "node:assert/strict";
-import { checkAddress, formatAddress, parseAddress } from "../core/address.ts";
+import {
+  addressReader,
+  checkAddress,
+  fieldPath,
+  formatAddress,
+  parseAddress,
+} from "../core/address.ts";
 import {
   defineContent,
   type FieldAddressOf,
@@ -26,6 +32,7 @@ import {
   createPublishHandler,
 } from "../server/publish.ts";
 import { createSaveHandler } from "../server/save.ts";
+import { MemoryContentStore } from "../server/store/memory.ts";
 import type { DraftStore, PublishMode } from "../server/types.ts";
 import { contentVersion } from "../server/version.ts";
 import { draftStoreSuite, type Open } from "./helpers/draft_stores.ts";
@@ -582,8 +589,17 @@ Deno.test("locales: CmsField and CmsList render data-cms-locale", () => {
     locale: "de",
     editing: true,
   }));
-  assert.match(title, /data-cms-field="pages:home:title"/);
+  assert.match(title, /data-cms-field="pages:home:title@de"/);
   assert.match(title, /data-cms-locale="de"/);
+  const en = html(CmsField({
+    content,
+    field: "pages:home:title",
+    value: "Hello",
+    locale: "en",
+    editing: true,
+  }));
+  assert.match(en, /data-cms-field="pages:home:title"/);
+  assert.match(en, /data-cms-locale="en"/);
   const visitor = html(CmsField({
     content,
     field: "pages:home:title",
@@ -619,6 +635,15 @@ Deno.test("locales: CmsField and CmsList render data-cms-locale", () => {
     editing: true,
   }));
   assert.equal(items.match(/data-cms-locale="de"/g)?.length, 3);
+  assert.match(items, /data-cms-list="pages:home:features@de"/);
+  assert.match(items, /data-cms-field="pages:home:features@de\.1"/);
+  const visitorList = html(CmsList({
+    content,
+    field: "pages:home:features",
+    value: ["A"],
+    locale: "de",
+  }));
+  assert.equal(visitorList, "<ul><li>A</li></ul>");
   assert.throws(
     () =>
       CmsList({
@@ -629,4 +654,40 @@ Deno.test("locales: CmsField and CmsList render data-cms-locale", () => {
       }),
     TypeError,
   );
+});
+
+Deno.test("locales: a marker read as the client reads it saves its locale", async () => {
+  const store = new MemoryContentStore({ "pages:home": { ...SEED } });
+  const save = createSaveHandler({
+    authorize: () => ADA,
+    allowlist: content,
+    store,
+  });
+  const marker = renderToString(CmsField({
+    content,
+    field: "pages:home:title",
+    value: "Hello",
+    locale: "de",
+    editing: true,
+  }) as VNode);
+  const text = /data-cms-field="([^"]+)"/.exec(marker)![1];
+  // The client's marker reader and the field part it sends.
+  const address = addressReader()(text);
+  assert.ok(typeof address !== "string");
+  const res = await save(
+    new Request("http://localhost/api/cms/save", {
+      method: "PATCH",
+      body: JSON.stringify({
+        collection: address.collection,
+        key: address.key,
+        field: fieldPath(address),
+        value: "Hallo",
+        version: contentVersion("Hello"),
+      }),
+    }),
+  );
+  assert.equal(res.status, 204);
+  const record = await store.get("pages", "home");
+  assert.equal(record?.title, "Hello");
+  assert.equal(record?.["title@de"], "Hallo");
 });
