@@ -22,8 +22,16 @@ import {
   localesOf,
 } from "./content.ts";
 
-/** A stored field value: a string, or a list of strings. */
-type Value = string | string[];
+/** A record as one locale reads it (see {@linkcode readLocale}). */
+export interface LocalizedRecord {
+  /** Field → value: the locale's own, or its first fallback's. */
+  values: Record<string, string | string[]>;
+  /**
+   * Localized field → the locale its value came from; a field whose
+   * locale differs from the one asked for is not translated yet.
+   */
+  from: Record<string, string>;
+}
 
 /**
  * An address as it is stored: checks its locale against the declaration,
@@ -86,13 +94,13 @@ export function localizeAddress(
  * ```
  */
 export function readLocale(
-  record: Readonly<Record<string, Value>>,
+  record: Readonly<Record<string, string | string[]>>,
   allowlist: Allowlist,
   collection: string,
   locale: string,
-): { values: Record<string, Value>; from: Record<string, string> } {
+): LocalizedRecord {
   const plan = readPlan(allowlist, collection, locale);
-  const values: Record<string, Value> = {};
+  const values: LocalizedRecord["values"] = {};
   const from: Record<string, string> = {};
   for (const name in record) {
     if (!plan.localized.has(name) && !name.includes("@")) {

@@ -6,19 +6,10 @@
  * @module
  */
 import type { Allowlist } from "../core/content.ts";
-import { readLocale } from "../core/locale.ts";
-import type { ContentRecord, ContentStore, DraftStore } from "./types.ts";
+import { type LocalizedRecord, readLocale } from "../core/locale.ts";
+import type { ContentStore, DraftStore } from "./types.ts";
 
-/** A record as one locale reads it (see {@linkcode readLocalized}). */
-export interface LocalizedRecord {
-  /** Field → value: the locale's own, or its first fallback's. */
-  values: ContentRecord;
-  /**
-   * Localized field → the locale its value came from; a field whose
-   * locale differs from the one asked for is not translated yet.
-   */
-  from: Record<string, string>;
-}
+export type { LocalizedRecord };
 
 /**
  * Reads one record in `locale`: each localized field's own value, else the
