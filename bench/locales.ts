@@ -5,20 +5,19 @@
  * them are translated and the rest fall back to English. The baseline is
  * `store.get()` of the single-locale record; the measured read is
  * `readLocalized(store, content, …, "de")` of the two-locale record. Deno KV
- * in a file and PostgreSQL (Debian's server, started for the run); median
- * of 80 alternating blocks of 25 reads. Goal: ≤ 1.2×.
+ * in a file and PostgreSQL (Debian's server, started for the run); median,
+ * over 200 rounds, of the ratio of two adjacent blocks of 10 reads (which
+ * goes first alternates), so that the machine's other work, which comes in
+ * bursts, falls on both sides of a ratio alike. Goal: ≤ 1.2×.
  *
  * Run: `deno run -A bench/locales.ts`
  *
  * @module
  */
-import postgres from "postgres";
 import { defineContent, list } from "../core/content.ts";
 import { readLocalized } from "../server/locale.ts";
-import { KvContentStore } from "../server/store/kv.ts";
-import { PostgresContentStore } from "../server/store/postgres.ts";
 import type { ContentRecord, ContentStore } from "../server/types.ts";
-import { startPostgres } from "../tests/helpers/postgres.ts";
+import { onKvAndPostgres } from "./stores.ts";
 
 /** One store's numbers, in ms per read. */
 export interface LocalesResultRow {
@@ -28,13 +27,15 @@ export interface LocalesResultRow {
   singleMs: number;
   /** Median read of the two-locale page in German, with fallbacks. */
   localizedMs: number;
+  /** Median of each round's localized / single ratio (adjacent blocks). */
+  ratio: number;
 }
 
 /** The goal: a two-locale read at most this many times a single-locale one. */
 export const GOAL = 1.2;
 const FIELDS = 20;
-const BLOCK = 25;
-const ROUNDS = 80;
+const BLOCK = 10;
+const ROUNDS = 200;
 
 const fields = Object.fromEntries(
   Array.from({ length: FIELDS }, (_, i) => [
@@ -99,6 +100,7 @@ async function measure(
   };
   const singles: number[] = [];
   const localizeds: number[] = [];
+  const ratios: number[] = [];
   // Short alternating blocks, each side first in turn, so that noise from
   // the machine's other work falls on both alike; round 0 warms up.
   for (let round = 0; round <= ROUNDS; round++) {
@@ -109,39 +111,25 @@ async function measure(
     if (round > 0) {
       singles.push(c);
       localizeds.push(b);
+      ratios.push(b / c);
     }
   }
   return {
     store: name,
     singleMs: median(singles),
     localizedMs: median(localizeds),
+    ratio: median(ratios),
   };
 }
 
 /** Runs the bench on Deno KV in a temp file and on PostgreSQL. */
-export async function run(): Promise<LocalesResultRow[]> {
-  const out: LocalesResultRow[] = [];
-  const dir = await Deno.makeTempDir({ prefix: "cms-bench-locales-" });
-  const kv = await Deno.openKv(`${dir}/bench.kv`);
-  try {
-    out.push(await measure("Deno KV (file)", new KvContentStore(kv)));
-  } finally {
-    kv.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-  await using pg = await startPostgres();
-  const sql = postgres(await pg.database(), { max: 4, onnotice: () => {} });
-  try {
-    out.push(await measure("PostgreSQL", new PostgresContentStore(sql)));
-  } finally {
-    await sql.end();
-  }
-  return out;
+export function run(): Promise<LocalesResultRow[]> {
+  return onKvAndPostgres(measure);
 }
 
 if (import.meta.main) {
   for (const r of await run()) {
-    const ratio = r.localizedMs / r.singleMs;
+    const { ratio } = r;
     console.log(
       `${r.store}: page read, 2 locales with fallbacks ${
         r.localizedMs.toFixed(3)
