@@ -10,6 +10,31 @@ import { KvContentStore } from "../server/store/kv.ts";
 import { PostgresContentStore } from "../server/store/postgres.ts";
 import { startPostgres } from "../tests/helpers/postgres.ts";
 
+/** A measure of one store, named for the report. */
+type Measure<S, T> = (name: string, store: S) => Promise<T>;
+
+/**
+ * Runs `measure` on a fresh Deno KV store in a temp file, removed after.
+ *
+ * @example
+ * ```ts ignore
+ * import { onKv } from "./stores.ts";
+ * const row = await onKv(async (name, store) => ({ name, home: await store.get("pages", "home") }));
+ * ```
+ */
+export async function onKv<T>(
+  measure: Measure<KvContentStore, T>,
+): Promise<T> {
+  const dir = await Deno.makeTempDir({ prefix: "cms-bench-" });
+  const kv = await Deno.openKv(`${dir}/bench.kv`);
+  try {
+    return await measure("Deno KV (file)", new KvContentStore(kv));
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 /**
  * Runs `measure` on a fresh Deno KV store (a temp file), then on a fresh
  * PostgreSQL store, and returns both results in that order.
@@ -26,15 +51,7 @@ export async function onKvAndPostgres<T>(
     store: KvContentStore | PostgresContentStore,
   ) => Promise<T>,
 ): Promise<T[]> {
-  const out: T[] = [];
-  const dir = await Deno.makeTempDir({ prefix: "cms-bench-" });
-  const kv = await Deno.openKv(`${dir}/bench.kv`);
-  try {
-    out.push(await measure("Deno KV (file)", new KvContentStore(kv)));
-  } finally {
-    kv.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  const out: T[] = [await onKv(measure)];
   await using pg = await startPostgres();
   const sql = postgres(await pg.database(), { max: 4, onnotice: () => {} });
   try {
