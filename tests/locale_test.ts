@@ -691,3 +691,36 @@ Deno.test("locales: a marker read as the client reads it saves its locale", asyn
   assert.equal(record?.title, "Hello");
   assert.equal(record?.["title@de"], "Hallo");
 });
+
+Deno.test("locales: canEdit sees the locale (absent for the default)", async () => {
+  const store = new MemoryContentStore({ "pages:home": { ...SEED } });
+  const seen: (string | undefined)[] = [];
+  const save = createSaveHandler({
+    authorize: () => ADA,
+    allowlist: content,
+    store,
+    // A translator who may only edit German.
+    canEdit: (_req, field) => {
+      seen.push(field.locale);
+      return field.locale === "de";
+    },
+  });
+  const status = async (body: Record<string, unknown>) => {
+    const res = await save(
+      new Request("http://localhost/api/cms/save", {
+        method: "PATCH",
+        body: JSON.stringify({ collection: "pages", key: "home", ...body }),
+      }),
+    );
+    await res.body?.cancel();
+    return res.status;
+  };
+  assert.equal(await status({ field: "title", locale: "de", value: "A" }), 204);
+  assert.equal(await status({ field: "title@en", value: "B" }), 403);
+  assert.equal(await status({ field: "title", value: "C" }), 403);
+  assert.deepEqual(seen, ["de", undefined, undefined]);
+  assert.deepEqual(await store.get("pages", "home"), {
+    ...SEED,
+    "title@de": "A",
+  });
+});
