@@ -211,6 +211,48 @@ function kindOf(
   return [isItem ? "plain" : spec.kind, spec.label, spec.shared === true];
 }
 
+/** Props of {@linkcode CmsAlternates}. */
+export interface CmsAlternatesProps {
+  /** A content declaration with locales. */
+  content: Allowlist;
+  /** The URL of this page in `locale`, e.g. `(l) => l === "en" ? "/" : `/${l}/``. */
+  href: (locale: string) => string;
+}
+
+/**
+ * The `<link rel="alternate" hreflang>` tags of a page in every declared
+ * locale, and `x-default` for the default locale, for the page's `<head>`.
+ * Throws a `TypeError` when `content` declares no locales.
+ *
+ * @example
+ * ```tsx
+ * import { CmsAlternates } from "@inplace/cms/fresh";
+ * import { defineContent } from "@inplace/cms";
+ * const content = defineContent({ pages: { title: "plain" } }, { locales: ["en", "de"] });
+ * <head>
+ *   <CmsAlternates content={content} href={(l) => l === "en" ? "/" : `/${l}/`} />
+ * </head>;
+ * ```
+ */
+export function CmsAlternates(props: CmsAlternatesProps): CmsElement {
+  const config = localesOf(props.content);
+  if (!config) throw new TypeError("CmsAlternates: content has no locales");
+  const link = (hreflang: string, locale: string) => (
+    <link
+      key={hreflang}
+      rel="alternate"
+      hreflang={hreflang}
+      href={props.href(locale)}
+    />
+  );
+  return (
+    <>
+      {config.locales.map((locale) => link(locale, locale))}
+      {link("x-default", config.defaultLocale)}
+    </>
+  );
+}
+
 /** Props of {@linkcode CmsList}. */
 export interface CmsListProps<C extends Allowlist = Allowlist> {
   /** The content declaration the list belongs to (its limits and label). */

@@ -39,7 +39,8 @@ import { draftStoreSuite, type Open } from "./helpers/draft_stores.ts";
 import { serve } from "./helpers/serve.ts";
 import type { VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { CmsField, CmsList } from "../fresh/components.tsx";
+import { CmsAlternates, CmsField, CmsList } from "../fresh/components.tsx";
+import { cmsEditMode } from "../fresh/edit_mode.ts";
 
 const content = defineContent({
   pages: {
@@ -723,4 +724,56 @@ Deno.test("locales: canEdit sees the locale (absent for the default)", async () 
     ...SEED,
     "title@de": "A",
   });
+});
+
+Deno.test("locales: hreflang alternates and Content-Language", async () => {
+  const links = renderToString(
+    CmsAlternates({
+      content,
+      href: (l) => l === "en" ? "/" : `/${l.toLowerCase()}/`,
+    }) as VNode,
+  );
+  assert.equal(
+    links,
+    '<link rel="alternate" hreflang="en" href="/"/>' +
+      '<link rel="alternate" hreflang="de" href="/de/"/>' +
+      '<link rel="alternate" hreflang="de-AT" href="/de-at/"/>' +
+      '<link rel="alternate" hreflang="x-default" href="/"/>',
+  );
+  assert.throws(
+    () => CmsAlternates({ content: { pages: { t: "plain" } }, href: String }),
+    TypeError,
+  );
+
+  type State = { user?: { name: string }; cms?: unknown };
+  const mw = cmsEditMode<State>({
+    authorize: (ctx) => ctx.state.user ?? null,
+    locale: (ctx) => ctx.url.pathname.startsWith("/de/") ? "de" : null,
+  });
+  const run = async (path: string, user?: { name: string }) => {
+    const state: State = user ? { user } : {};
+    const res = await mw({
+      req: new Request("https://site.example" + path),
+      url: new URL("https://site.example" + path),
+      params: {},
+      state,
+      next: () => Promise.resolve(new Response("page")),
+    });
+    return { res, cms: state.cms };
+  };
+  const de = await run("/de/");
+  assert.deepEqual(de.cms, { editing: false, editor: null, locale: "de" });
+  assert.equal(de.res.headers.get("Content-Language"), "de");
+  assert.equal(de.res.headers.get("Vary"), null);
+  const editing = await run("/de/?edit", { name: "Ada" });
+  assert.deepEqual(editing.cms, {
+    editing: true,
+    editor: { name: "Ada" },
+    locale: "de",
+  });
+  assert.equal(editing.res.headers.get("Content-Language"), "de");
+  assert.equal(editing.res.headers.get("Cache-Control"), "private, no-store");
+  const en = await run("/");
+  assert.deepEqual(en.cms, { editing: false, editor: null });
+  assert.equal(en.res.headers.get("Content-Language"), null);
 });
