@@ -190,6 +190,34 @@ export function localeOfAddress(
 }
 
 /**
+ * The record fields a stored address's locale falls back to, in order (its
+ * chain without itself): none for the default locale, a shared field or an
+ * allowlist without locales.
+ *
+ * @example
+ * ```ts
+ * import { defineContent, list } from "./content.ts";
+ * import { fallbackNames } from "./locale.ts";
+ * const content = defineContent({ pages: { tags: list() } }, {
+ *   locales: ["en", "de", "de-AT"],
+ *   fallbacks: { "de-AT": ["de"] },
+ * });
+ * fallbackNames(content, { collection: "pages", key: "a", field: "tags", locale: "de-AT" });
+ * // ["tags@de", "tags"]
+ * ```
+ */
+export function fallbackNames(
+  allowlist: Allowlist,
+  address: FieldAddress,
+): string[] {
+  const config = localesOf(allowlist);
+  if (!config || address.locale === undefined) return [];
+  return (config.chains[address.locale] ?? []).slice(1).map((locale) =>
+    storedName(config, address.field, locale)
+  );
+}
+
+/**
  * The record field that holds `name`'s value in `locale`: the plain name
  * for the default locale, else `name@locale`.
  *

@@ -25,6 +25,7 @@ import {
   VERSION_HEADER,
 } from "../core/wire.ts";
 import type { FieldSpec } from "../core/content.ts";
+import { fallbackNames } from "../core/locale.ts";
 import { type ResolvedField, resolveField } from "./allowlist.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import type { OriginOptions } from "./origin.ts";
@@ -201,18 +202,35 @@ export function createSaveHandler(
       ...options.sanitize,
       mediaBase,
     });
-    const outcome = await write(
-      drafts ?? store,
+    const into = drafts ?? store;
+    const base = await untranslatedList(
+      into,
       drafts !== null,
-      address,
+      allowlist,
       target,
-      value,
-      input.version,
-      {
-        field: fieldPath(address),
-        editor: editor.name,
-      },
     );
+    const outcome = base === undefined
+      ? await write(
+        into,
+        drafts !== null,
+        address,
+        target,
+        value,
+        input.version,
+        {
+          field: fieldPath(address),
+          editor: editor.name,
+        },
+      )
+      : await translateList(
+        into,
+        drafts !== null,
+        target,
+        base,
+        value as string,
+        input.version,
+        editor.name,
+      );
     if (outcome === "missing") {
       throw new HttpError(Status.BadRequest, "List item does not exist");
     }
@@ -362,6 +380,69 @@ async function write(
       revision,
     );
   } else await store.update(address.collection, address.key, mutate, revision);
+  return outcome;
+}
+
+/**
+ * For an item of a list in a locale that has no list of its own yet: the
+ * list it reads now (its first fallback's), from which the edit makes the
+ * locale's list. `undefined` for every other write.
+ */
+async function untranslatedList(
+  store: ContentStore,
+  draft: boolean,
+  allowlist: Allowlist,
+  target: ResolvedField,
+): Promise<string[] | undefined> {
+  if (target.index === undefined) return undefined;
+  const names = fallbackNames(allowlist, target.address);
+  if (names.length === 0) return undefined;
+  const { collection, key } = target.address;
+  const record = draft
+    ? await (store as DraftStore).getDrafted(collection, key)
+    : await store.get(collection, key);
+  if (!record || Object.hasOwn(record, target.name)) return undefined;
+  const from = names.find((name) => Array.isArray(record[name]));
+  return from === undefined ? undefined : [...record[from] as string[]];
+}
+
+/**
+ * Writes item `target.index` of a list the locale reads from a fallback
+ * (`base`) as the locale's own whole list, with the item changed: one
+ * atomic write of the list (its revision and draft are the whole list's).
+ * `version` is checked against the item the editor saw; when another save
+ * made the locale's list in between, it is a conflict.
+ */
+async function translateList(
+  store: ContentStore,
+  draft: boolean,
+  target: ResolvedField,
+  base: string[],
+  value: string,
+  version: string | undefined,
+  editor: string,
+): Promise<Outcome> {
+  const index = target.index!;
+  if (index >= base.length) return "missing";
+  if (version !== undefined && contentVersion(base[index]) !== version) {
+    return { current: base[index] };
+  }
+  const whole: ResolvedField = { ...target, index: undefined };
+  const list = base.with(index, value);
+  let outcome: Outcome = "written";
+  const mutate = (current: ContentRecord | null) => {
+    const mine = current?.[target.name];
+    if (current && Object.hasOwn(current, target.name)) {
+      outcome = { current: Array.isArray(mine) ? mine[index] ?? "" : mine! };
+      return null;
+    }
+    return apply(current, whole, list, undefined).record;
+  };
+  const { collection, key } = target.address;
+  const revision = { field: target.name, editor };
+  if (draft) {
+    await (store as DraftStore).updateDraft(collection, key, mutate, revision);
+  } else await store.update(collection, key, mutate, revision);
   return outcome;
 }
 

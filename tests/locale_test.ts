@@ -574,6 +574,86 @@ const stores: Record<string, (open: Open) => Promise<void>> = {
       logo: "/m/l2.png",
     });
   },
+
+  "an item of a list the locale lacks creates the locale's list": async (
+    open,
+  ) => {
+    for (const mode of ["direct", "draft"] as const) {
+      await using s = await open();
+      await s.store.update("pages", "home", () => ({ ...SEED }));
+      await using web = site(s.store, mode);
+      // de-AT reads English (no German list either): a stale version is 409,
+      // a missing item 400, and nothing is written.
+      const stale = await web.save({
+        field: "features.0",
+        locale: "de-AT",
+        value: "x",
+        version: contentVersion("wrong"),
+      });
+      assert.equal(stale.status, 409, mode);
+      assert.deepEqual(stale.body, {
+        error: "conflict",
+        value: "Fast",
+        version: contentVersion("Fast"),
+      });
+      const missing = await web.save({
+        field: "features.7",
+        locale: "de-AT",
+        value: "x",
+      });
+      assert.equal(missing.status, 400);
+      assert.equal(missing.body, "List item does not exist");
+      const ok = await web.save({
+        field: "features.1",
+        locale: "de",
+        value: "Klein",
+        version: contentVersion("Small"),
+      });
+      assert.equal(ok.status, 204, mode);
+      assert.equal(ok.headers.get("CMS-Version"), contentVersion("Klein"));
+      const read = mode === "draft"
+        ? await s.store.getDrafted("pages", "home")
+        : await s.store.get("pages", "home");
+      assert.deepEqual(read?.["features@de"], ["Fast", "Klein"], mode);
+      assert.deepEqual(read?.features, ["Fast", "Small"]);
+      // The next item edit is an ordinary one of the German list.
+      assert.equal(
+        (await web.save({
+          field: "features.0",
+          locale: "de",
+          value: "Schnell",
+        }))
+          .status,
+        204,
+      );
+      const history = await web.call(
+        "/api/cms/history?field=pages:home:features@de",
+      );
+      assert.equal(history.body.revisions.length, 1, mode);
+      if (mode === "draft") {
+        assert.deepEqual(
+          (await web.call("/api/cms/drafts")).body.drafts.map((
+            d: { field: string },
+          ) => d.field),
+          ["pages:home:features@de"],
+        );
+        assert.deepEqual((await web.page("/de/")).values.features, [
+          "Fast",
+          "Small",
+        ]);
+        const published = await web.call("/api/cms/publish", { locale: "de" });
+        assert.deepEqual(published.body.published, ["pages:home:features@de"]);
+      }
+      assert.deepEqual((await web.page("/de/")).values.features, [
+        "Schnell",
+        "Klein",
+      ]);
+      assert.deepEqual((await web.page("/")).values.features, [
+        "Fast",
+        "Small",
+      ]);
+    }
+  },
 };
 
 draftStoreSuite("locales", stores);
@@ -776,4 +856,41 @@ Deno.test("locales: hreflang alternates and Content-Language", async () => {
   const en = await run("/");
   assert.deepEqual(en.cms, { editing: false, editor: null });
   assert.equal(en.res.headers.get("Content-Language"), null);
+});
+
+Deno.test("locales: a German list made between read and write is a conflict", async () => {
+  // `get` answers from before another editor's save made the German list.
+  class Stale extends MemoryContentStore {
+    override get() {
+      return Promise.resolve({ ...SEED } as Record<string, string | string[]>);
+    }
+  }
+  const store = new Stale({
+    "pages:home": { ...SEED, "features@de": ["Eins", "Zwei"] },
+  });
+  const save = createSaveHandler({
+    authorize: () => ADA,
+    allowlist: content,
+    store,
+  });
+  const res = await save(
+    new Request("http://localhost/api/cms/save", {
+      method: "PATCH",
+      body: JSON.stringify({
+        collection: "pages",
+        key: "home",
+        field: "features.1",
+        locale: "de",
+        value: "Klein",
+      }),
+    }),
+  );
+  assert.equal(res.status, 409);
+  assert.deepEqual(await res.json(), {
+    error: "conflict",
+    value: "Zwei",
+    version: contentVersion("Zwei"),
+  });
+  const record = await store.update("pages", "home", (r) => r);
+  assert.deepEqual(record?.["features@de"], ["Eins", "Zwei"]);
 });
