@@ -216,6 +216,14 @@ Deno.test("locales: types still reject misspelled fields", () => {
 // Stores and endpoints per locale, on memory, KV and PostgreSQL
 
 const ADA = { name: "Ada" };
+
+/** A save request for a handler called in process. */
+function patch(body: Record<string, unknown>): Request {
+  return new Request("http://localhost/api/cms/save", {
+    method: "PATCH",
+    body: JSON.stringify(body),
+  });
+}
 const SEED = {
   title: "Hello",
   body: "<p>Hi</p>",
@@ -756,15 +764,12 @@ Deno.test("locales: a marker read as the client reads it saves its locale", asyn
   const address = addressReader()(text);
   assert.ok(typeof address !== "string");
   const res = await save(
-    new Request("http://localhost/api/cms/save", {
-      method: "PATCH",
-      body: JSON.stringify({
-        collection: address.collection,
-        key: address.key,
-        field: fieldPath(address),
-        value: "Hallo",
-        version: contentVersion("Hello"),
-      }),
+    patch({
+      collection: address.collection,
+      key: address.key,
+      field: fieldPath(address),
+      value: "Hallo",
+      version: contentVersion("Hello"),
     }),
   );
   assert.equal(res.status, 204);
@@ -788,10 +793,7 @@ Deno.test("locales: canEdit sees the locale (absent for the default)", async () 
   });
   const status = async (body: Record<string, unknown>) => {
     const res = await save(
-      new Request("http://localhost/api/cms/save", {
-        method: "PATCH",
-        body: JSON.stringify({ collection: "pages", key: "home", ...body }),
-      }),
+      patch({ collection: "pages", key: "home", ...body }),
     );
     await res.body?.cancel();
     return res.status;
@@ -874,15 +876,12 @@ Deno.test("locales: a German list made between read and write is a conflict", as
     store,
   });
   const res = await save(
-    new Request("http://localhost/api/cms/save", {
-      method: "PATCH",
-      body: JSON.stringify({
-        collection: "pages",
-        key: "home",
-        field: "features.1",
-        locale: "de",
-        value: "Klein",
-      }),
+    patch({
+      collection: "pages",
+      key: "home",
+      field: "features.1",
+      locale: "de",
+      value: "Klein",
     }),
   );
   assert.equal(res.status, 409);
