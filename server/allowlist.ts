@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { FieldAddress } from "../core/address.ts";
+import { type FieldAddress, fieldPath } from "../core/address.ts";
 import { type FieldSpec, fieldSpec } from "../core/content.ts";
 import { localizeAddress } from "../core/locale.ts";
 import type { Allowlist, FieldKind } from "./types.ts";
@@ -64,9 +64,8 @@ export function resolveField(
   const { kind } = spec;
   const stored = localizeAddress(allowlist, address);
   if (typeof stored === "string") return stored;
-  const record = stored.locale === undefined
-    ? name
-    : `${name}@${stored.locale}`;
+  // `name@locale`, or the plain name for the default locale.
+  const record = fieldPath({ ...stored, index: undefined });
   if (index === undefined) return { name: record, address: stored, kind, spec };
   if (kind !== "list" || spec.item === undefined) return "Field is not a list";
   return { name: record, address: stored, kind, index, spec: spec.item };

@@ -243,8 +243,10 @@ export function createDraftsHandler(
 /**
  * `POST` JSON `{"fields": [ADDRESS, …], "versions": {ADDRESS: VERSION}}`
  * publishes those fields' drafts; without `fields`, every draft the editor
- * may edit. All or none, in one atomic store operation; each field gets a
- * revision marked published.
+ * may edit, or with `{"locale": "de"}` every such draft of that locale's
+ * values (shared fields' drafts go only with a publish of all). All or
+ * none, in one atomic store operation; each field gets a revision marked
+ * published.
  *
  * - 200 {@linkcode PublishAnswer}: the addresses that went public (fields
  *   without a draft are left out).
@@ -252,7 +254,8 @@ export function createDraftsHandler(
  *   `versions` entry the editor sent (another editor changed it); nothing
  *   was published.
  * - 400: malformed JSON, `fields` not a list of allowlisted addresses (at
- *   most 1000), `versions` not an object of strings; 403 without a session,
+ *   most 1000), `versions` not an object of strings, an undeclared
+ *   `locale`, or `locale` with `fields`; 403 without a session,
  *   from another site, or when `canEdit` refuses a named field; 405 for
  *   other methods; 413 for a publish too large for the store.
  *
