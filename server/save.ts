@@ -57,7 +57,10 @@ export interface SaveEvent {
   collection: string;
   /** The record's key. */
   key: string;
-  /** The field as sent, e.g. `title`, `features.2`, or `features` (a whole list). */
+  /**
+   * The field, e.g. `title`, `features.2`, or `features` (a whole list);
+   * with its locale, when not the default: `title@de`, `features@de.2`.
+   */
   field: string;
   /** The value as stored (sanitized for rich fields; a list for a whole list). */
   value: ContentValue;
@@ -244,7 +247,9 @@ export function createSaveHandler(
       return json(Status.Conflict, conflict);
     }
     if (onSave) {
-      const { collection, key, field } = input;
+      const { collection, key } = input;
+      // As stored: the locale in it (`title@de`), so listeners tell locales apart.
+      const field = fieldPath(address);
       try {
         await onSave({ collection, key, field, value, editor });
       } catch (err) {

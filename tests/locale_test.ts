@@ -778,6 +778,36 @@ Deno.test("locales: a marker read as the client reads it saves its locale", asyn
   assert.equal(record?.["title@de"], "Hallo");
 });
 
+Deno.test("locales: onSave names the field with its locale", async () => {
+  const store = new MemoryContentStore({ "pages:home": { ...SEED } });
+  const fields: string[] = [];
+  const save = createSaveHandler({
+    authorize: () => ADA,
+    allowlist: content,
+    store,
+    onSave: (e) => void fields.push(`${e.field}=${e.value}`),
+  });
+  for (
+    const body of [
+      { field: "title", locale: "de", value: "Hallo" },
+      { field: "title", locale: "en", value: "Hi" },
+      { field: "features.1", locale: "de", value: "Klein" },
+      { field: "logo", value: "/m/x.png" },
+    ]
+  ) {
+    const res = await save(
+      patch({ collection: "pages", key: "home", ...body }),
+    );
+    assert.equal(res.status, 204);
+  }
+  assert.deepEqual(fields, [
+    "title@de=Hallo",
+    "title=Hi",
+    "features@de.1=Klein",
+    "logo=/m/x.png",
+  ]);
+});
+
 Deno.test("locales: canEdit sees the locale (absent for the default)", async () => {
   const store = new MemoryContentStore({ "pages:home": { ...SEED } });
   const seen: (string | undefined)[] = [];
