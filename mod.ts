@@ -105,10 +105,14 @@ export {
   image,
   list,
   type ListOptions,
+  type LocaleOptions,
   plain,
   rich,
+  shared,
   type TextLimits,
 } from "./core/content.ts";
+export { readLocale } from "./core/locale.ts";
+export { type LocalizedRecord, readLocalized } from "./server/locale.ts";
 // What a host implements or receives: editors, stores, storage.
 export type {
   Authorize,

@@ -12,14 +12,11 @@
  *
  * @module
  */
-import postgres from "postgres";
 import { createHistoryHandler } from "../server/history.ts";
 import { createSaveHandler } from "../server/save.ts";
-import { KvContentStore } from "../server/store/kv.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
-import { PostgresContentStore } from "../server/store/postgres.ts";
 import type { HistoryStore } from "../server/types.ts";
-import { startPostgres } from "../tests/helpers/postgres.ts";
+import { onKvAndPostgres } from "./stores.ts";
 
 /** One store's numbers, in ms. */
 export interface StoreResult {
@@ -197,21 +194,7 @@ async function measure(
 export async function run(): Promise<StoreResult[]> {
   const results: StoreResult[] = [];
   results.push(await measure("memory", new MemoryContentStore()));
-  const dir = await Deno.makeTempDir({ prefix: "cms-bench-" });
-  const kv = await Deno.openKv(`${dir}/bench.kv`);
-  try {
-    results.push(await measure("Deno KV (file)", new KvContentStore(kv)));
-  } finally {
-    kv.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-  await using pg = await startPostgres();
-  const sql = postgres(await pg.database(), { max: 4, onnotice: () => {} });
-  try {
-    results.push(await measure("PostgreSQL", new PostgresContentStore(sql)));
-  } finally {
-    await sql.end();
-  }
+  results.push(...await onKvAndPostgres(measure));
   return results;
 }
 

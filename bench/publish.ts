@@ -10,9 +10,9 @@
  */
 import { createPublishHandler } from "../server/publish.ts";
 import { createSaveHandler } from "../server/save.ts";
-import { KvContentStore } from "../server/store/kv.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import type { DraftStore } from "../server/types.ts";
+import { onKv } from "./stores.ts";
 
 /** One store's numbers, in ms. */
 export interface PublishResultRow {
@@ -97,14 +97,7 @@ async function measure(name: string, store: DraftStore) {
 /** Runs the bench on memory and on KV in a temp file. */
 export async function run(): Promise<PublishResultRow[]> {
   const out = [await measure("memory", new MemoryContentStore())];
-  const dir = await Deno.makeTempDir({ prefix: "cms-bench-publish-" });
-  const kv = await Deno.openKv(`${dir}/bench.kv`);
-  try {
-    out.push(await measure("Deno KV (file)", new KvContentStore(kv)));
-  } finally {
-    kv.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  out.push(await onKv(measure));
   return out;
 }
 

@@ -7,7 +7,11 @@
  * `name.N` for item N of a list field. The bare name of a list field
  * (`pages:home:features`) names the whole list: a list container's
  * `data-cms-list`, and a whole-list write (see `ListSaveBody` in
- * `core/wire.ts`).
+ * `core/wire.ts`). On a site with several languages the field part may
+ * carry a locale, `name@locale` or `name@locale.N` (`pages:home:title@de`,
+ * `pages:home:features@de.2`): that locale's value. Which locales exist,
+ * and which fields have one, is the content declaration's business
+ * (`core/locale.ts`); the grammar only checks the locale's shape.
  *
  * - `collection` and the field name are identifiers: an ASCII letter or `_`,
  *   then ASCII letters, digits, `_` or `-`; at most 64 characters.
@@ -18,6 +22,9 @@
  *   sign, no leading zeros, below 1e9).
  * - `__proto__`, `constructor` and `prototype` are never valid as a
  *   collection, key or field name.
+ * - A locale is a BCP 47 tag's shape: 2–8 ASCII letters, then up to 7
+ *   subtags of 1–8 ASCII letters or digits, each after a `-` (`de`,
+ *   `de-AT`, `zh-Hant-TW`); compared exactly as declared.
  *
  * @module
  */
@@ -32,6 +39,8 @@ export interface FieldAddress {
   field: string;
   /** The list item's position, for an item of a list field. */
   index?: number;
+  /** The locale whose value is meant (`name@locale`), when one is named. */
+  locale?: string;
 }
 
 /** Longest collection or field name, in characters. */
@@ -42,6 +51,7 @@ export const MAX_KEY_LENGTH = 128;
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 const KEY = /^[\p{L}\p{N}\p{M}_.~-]{1,128}$/u;
 const INDEX = /^(?:0|[1-9][0-9]{0,8})$/;
+const LOCALE = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8}){0,7}$/;
 /** `__proto__`, `constructor`, `prototype` (compared: a set would hash). */
 const reserved = (text: string) =>
   text === "__proto__" || text === "constructor" || text === "prototype";
@@ -57,16 +67,37 @@ const reserved = (text: string) =>
  * checkAddress("pages", "home", "features.2");
  * // { collection: "pages", key: "home", field: "features", index: 2 }
  * checkAddress("pages", "home page", "title"); // "Invalid key"
+ * checkAddress("pages", "home", "title", "de");
+ * // { collection: "pages", key: "home", field: "title", locale: "de" }
  * ```
  */
 export function checkAddress(
   collection: string,
   key: string,
   field: string,
+  locale?: string,
 ): FieldAddress | string {
   if (!isName(collection)) return "Invalid collection";
   if (!isKey(key)) return "Invalid key";
-  return checkField(collection, key, field);
+  const address = checkField(collection, key, field);
+  if (locale === undefined || typeof address === "string") return address;
+  if (!isLocale(locale)) return "Invalid locale";
+  if (address.locale !== undefined) return "Locale given twice";
+  return { ...address, locale };
+}
+
+/**
+ * Whether `text` has a locale's shape (see the module's grammar).
+ *
+ * @example
+ * ```ts
+ * import { isLocale } from "./address.ts";
+ * isLocale("de-AT"); // true
+ * isLocale("de_AT"); // false
+ * ```
+ */
+export function isLocale(text: string): boolean {
+  return LOCALE.test(text);
 }
 
 /** The field part's rule, once collection and key are known valid. */
@@ -76,12 +107,22 @@ function checkField(
   field: string,
 ): FieldAddress | string {
   const dot = field.indexOf(".");
-  const name = dot < 0 ? field : field.slice(0, dot);
+  const head = dot < 0 ? field : field.slice(0, dot);
+  const at = head.indexOf("@");
+  const name = at < 0 ? head : head.slice(0, at);
   if (!isName(name)) return "Invalid field";
-  if (dot < 0) return { collection, key, field: name };
-  const index = field.slice(dot + 1);
-  if (!INDEX.test(index)) return "Invalid list index";
-  return { collection, key, field: name, index: Number(index) };
+  const address: FieldAddress = { collection, key, field: name };
+  if (dot >= 0) {
+    const index = field.slice(dot + 1);
+    if (!INDEX.test(index)) return "Invalid list index";
+    address.index = Number(index);
+  }
+  if (at >= 0) {
+    const locale = head.slice(at + 1);
+    if (!isLocale(locale)) return "Invalid locale";
+    address.locale = locale;
+  }
+  return address;
 }
 
 /**
@@ -159,29 +200,34 @@ export function parseAddress(text: string): FieldAddress | string {
  * import { formatAddress } from "./address.ts";
  * formatAddress({ collection: "pages", key: "home", field: "features", index: 2 });
  * // "pages:home:features.2"
+ * formatAddress({ collection: "pages", key: "home", field: "title", locale: "de" });
+ * // "pages:home:title@de"
  * ```
  */
 export function formatAddress(address: FieldAddress): string {
-  const { collection, key, field, index } = address;
-  return `${collection}:${key}:${field}${
-    index === undefined ? "" : `.${index}`
-  }`;
+  return `${address.collection}:${address.key}:${fieldPath(address)}`;
 }
 
 /**
- * The field part of an address as a save request sends it (`name.N`).
+ * The field part of an address as a save request sends it (`name.N`,
+ * `name@locale.N`). For an address that names its stored locale (see
+ * `localizeAddress` in `core/locale.ts`) it is the field's path in the
+ * stored record and its history.
  *
  * @example
  * ```ts
  * import { fieldPath } from "./address.ts";
  * fieldPath({ collection: "pages", key: "home", field: "features", index: 0 });
  * // "features.0"
+ * fieldPath({ collection: "pages", key: "home", field: "features", index: 0, locale: "de" });
+ * // "features@de.0"
  * ```
  */
 export function fieldPath(address: FieldAddress): string {
-  return address.index === undefined
-    ? address.field
-    : `${address.field}.${address.index}`;
+  const { field, index, locale } = address;
+  return `${field}${locale === undefined ? "" : `@${locale}`}${
+    index === undefined ? "" : `.${index}`
+  }`;
 }
 
 function isName(text: string): boolean {

@@ -23,7 +23,7 @@
  *
  * @module
  */
-import { checkAddress } from "./address.ts";
+import { checkAddress, isLocale } from "./address.ts";
 import { isAllowedUrl } from "./url.ts";
 
 /**
@@ -55,6 +55,11 @@ export interface FieldSpec {
   readonly max?: number;
   /** The field's name for people (history, publish toasts), e.g. "Title". */
   readonly label?: string;
+  /**
+   * One value for every locale (e.g. a logo); see {@linkcode shared}.
+   * Fields of a declaration with locales are localized unless shared.
+   */
+  readonly shared?: boolean;
 }
 
 /** A field in {@linkcode defineContent}: a kind, or a spec with limits. */
@@ -259,8 +264,115 @@ export type ListAddressOf<C> = {
   }[keyof C[K] & string];
 }[keyof C & string];
 
+/**
+ * A field with one value for every locale of the site (a logo, a product
+ * code), where other fields are localized. It changes nothing on a
+ * declaration without locales.
+ *
+ * @example
+ * ```ts
+ * import { defineContent, image, shared } from "./content.ts";
+ * defineContent(
+ *   { site: { logo: shared(image()), tagline: "plain" } },
+ *   { locales: ["en", "de"] },
+ * );
+ * ```
+ */
+export function shared<const D extends FieldDecl>(
+  decl: D,
+): (D extends string ? { kind: D } : D) & { readonly shared: true } {
+  const spec: unknown = typeof decl === "string" ? { kind: decl } : decl;
+  if (!isSpec(spec)) throw new TypeError("shared: bad field spec");
+  // deno-lint-ignore no-explicit-any
+  return Object.freeze({ ...spec, shared: true }) as any;
+}
+
+/**
+ * The languages of a site, given to {@linkcode defineContent}.
+ */
+export interface LocaleOptions {
+  /** Every locale the site has, e.g. `["en", "de", "de-AT"]`. */
+  locales: readonly string[];
+  /** The locale of values stored under the plain field name (default: the first). */
+  defaultLocale?: string;
+  /**
+   * Where a locale looks when it has no value of its own, in order, e.g.
+   * `{ "de-AT": ["de"] }`. The default locale always ends every chain;
+   * unlisted locales fall back to it directly.
+   */
+  fallbacks?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A declaration's locales, checked: every chain complete. */
+export interface Locales {
+  /** Every locale, as declared. */
+  readonly locales: readonly string[];
+  /** The default locale. */
+  readonly defaultLocale: string;
+  /** Locale → where to read, in order: itself, its fallbacks, the default. */
+  readonly chains: Readonly<Record<string, readonly string[]>>;
+}
+
 /** Specs with limits, per declared allowlist object. */
 const SPECS = new WeakMap<object, Map<string, FieldSpec>>();
+/** Locales, per declared allowlist object that has them. */
+const LOCALES = new WeakMap<object, Locales>();
+
+/**
+ * The locales of an allowlist: `undefined` for one without (a hand-written
+ * allowlist, or {@linkcode defineContent} without locales).
+ *
+ * @example
+ * ```ts
+ * import { defineContent, localesOf } from "./content.ts";
+ * const content = defineContent({ pages: { title: "plain" } }, {
+ *   locales: ["en", "de", "de-AT"],
+ *   fallbacks: { "de-AT": ["de"] },
+ * });
+ * localesOf(content)?.chains["de-AT"]; // ["de-AT", "de", "en"]
+ * ```
+ */
+export function localesOf(allowlist: Allowlist): Locales | undefined {
+  return LOCALES.get(allowlist);
+}
+
+function checkLocales(options: LocaleOptions): Locales {
+  const { locales, fallbacks = {} } = options;
+  const bad = (why: string) => new TypeError(`defineContent: ${why}`);
+  if (!Array.isArray(locales) || locales.length === 0) {
+    throw bad("locales must be a non-empty list");
+  }
+  for (const locale of locales) {
+    if (typeof locale !== "string" || !isLocale(locale)) {
+      throw bad(`bad locale ${JSON.stringify(locale)}`);
+    }
+  }
+  if (new Set(locales).size !== locales.length) throw bad("duplicate locale");
+  const defaultLocale = options.defaultLocale ?? locales[0];
+  if (!locales.includes(defaultLocale)) {
+    throw bad(`default locale ${defaultLocale} is not in locales`);
+  }
+  const chains: Record<string, string[]> = {};
+  for (const locale of locales) {
+    const chain = [locale];
+    const listed = Object.hasOwn(fallbacks, locale) ? fallbacks[locale] : [];
+    for (const next of [...listed, defaultLocale]) {
+      if (!locales.includes(next)) {
+        throw bad(`fallback ${next} of ${locale} is not in locales`);
+      }
+      if (!chain.includes(next)) chain.push(next);
+    }
+    chains[locale] = Object.freeze(chain) as string[];
+  }
+  for (const from of Object.keys(fallbacks)) {
+    if (!locales.includes(from)) throw bad(`fallbacks of unknown ${from}`);
+  }
+  return Object.freeze({
+    locales: Object.freeze([...locales]),
+    defaultLocale,
+    chains: Object.freeze(chains),
+  });
+}
 
 /**
  * Declares the editable content: collections, their fields and kinds, with
@@ -276,17 +388,31 @@ const SPECS = new WeakMap<object, Map<string, FieldSpec>>();
  * });
  * // Pass it as the save endpoint's `allowlist`; it is one.
  * ```
+ *
+ * With `locales` (see {@linkcode LocaleOptions}) every field holds a value
+ * per locale, except fields marked {@linkcode shared}:
+ *
+ * ```ts
+ * import { defineContent, image, shared } from "./content.ts";
+ * export const content = defineContent(
+ *   { pages: { title: "plain", logo: shared(image()) } },
+ *   { locales: ["en", "de", "de-AT"], defaultLocale: "en", fallbacks: { "de-AT": ["de"] } },
+ * );
+ * ```
  */
 export function defineContent<
   const T extends Record<string, Record<string, FieldDecl>>,
->(declaration: T): Content<T> {
+>(declaration: T, locales?: LocaleOptions): Content<T> {
   const out: Record<string, Record<string, FieldKind>> = {};
   const specs = new Map<string, FieldSpec>();
   for (const [collection, fields] of Object.entries(declaration)) {
     const kinds: Record<string, FieldKind> = {};
     for (const [name, decl] of Object.entries(fields)) {
       const address = checkAddress(collection, "k", name);
-      if (typeof address === "string" || name.includes(".")) {
+      if (
+        typeof address === "string" || name.includes(".") ||
+        name.includes("@")
+      ) {
         throw new TypeError(`defineContent: bad name ${collection}.${name}`);
       }
       const spec = typeof decl === "string" ? { kind: decl } : decl;
@@ -302,6 +428,7 @@ export function defineContent<
   }
   Object.freeze(out);
   SPECS.set(out, specs);
+  if (locales !== undefined) LOCALES.set(out, checkLocales(locales));
   return out as Content<T>;
 }
 

@@ -20,6 +20,7 @@ export {
   type FieldAddress,
   fieldPath,
   formatAddress,
+  isLocale,
   MAX_KEY_LENGTH,
   MAX_NAME_LENGTH,
   parseAddress,
@@ -35,10 +36,15 @@ export {
   image,
   list,
   type ListOptions,
+  type LocaleOptions,
+  type Locales,
+  localesOf,
   plain,
   rich,
+  shared,
   type TextLimits,
 } from "./content.ts";
+export { localizeAddress, readLocale, storedName } from "./locale.ts";
 export * from "./wire.ts";
 export {
   type AttributeHookEvent,

@@ -583,3 +583,42 @@ export interface ListConflictBody extends Omit<ConflictBody, "value"> {
   /** The list stored now. */
   value: string[];
 }
+
+// --- Content in several languages (issue 22) -------------------------------
+// The locale of an address (see `core/locale.ts`). These declarations merge
+// into the interfaces above, so the wire types of other work merge around
+// this block.
+
+/**
+ * The marker attribute that names the locale of a marker's value, beside
+ * `data-cms-field` (whose address carries it too, except for the default
+ * locale): `<h1 data-cms-field="pages:home:title@de" data-cms-locale="de">`.
+ * Absent on shared fields and on sites without locales.
+ *
+ * @example
+ * ```ts
+ * import { LOCALE_ATTRIBUTE } from "./wire.ts";
+ * const marker = `<h1 data-cms-field="pages:home:title@de" ${LOCALE_ATTRIBUTE}="de">Hallo</h1>`;
+ * ```
+ */
+export const LOCALE_ATTRIBUTE = "data-cms-locale";
+
+/** A save of one locale's value. */
+export interface SaveBody {
+  /**
+   * The locale whose value is saved (a declared locale). Absent: the
+   * default locale's, or the one value of a shared field. A locale on a
+   * shared field, or an undeclared one, is 400.
+   */
+  locale?: string;
+}
+
+/** A publish of one locale's drafts. */
+export interface PublishBody {
+  /**
+   * Without `fields`: publish only the drafts of this locale's values
+   * (`name@locale` addresses; the default locale's are the plain ones).
+   * Shared fields' drafts go with a publish of every locale.
+   */
+  locale?: string;
+}

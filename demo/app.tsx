@@ -37,7 +37,7 @@ import type {
   PublishMode,
 } from "../server/types.ts";
 import type { Handler } from "../server/http.ts";
-import { ALLOWLIST, HERO_PLACEHOLDER, loadHome } from "./content.ts";
+import { demoContent, HERO_PLACEHOLDER, loadHome } from "./content.ts";
 import {
   clientAddress,
   type ClientAddressOptions,
@@ -114,6 +114,11 @@ export interface DemoAppOptions {
   };
   /** Fires scheduled publishes (draft mode); woken by new schedules. */
   scheduler?: Scheduler;
+  /**
+   * The site's locales (`CMS_LOCALES`), the first the default: it is served
+   * at `/`, every other one at `/<locale>/`. Default: none (one language).
+   */
+  locales?: readonly string[];
 }
 
 const CLIENT_PREFIX = "/cms/";
@@ -149,9 +154,18 @@ export async function createDemoApp(
     (publicOrigin ? new URL(publicOrigin).protocol : url.protocol) ===
       "https:";
   const publishMode = options.publishMode ?? "direct";
+  const content = demoContent(options.locales);
+  // Path → locale of the home page: `/` the default, `/de/` German, ….
+  const homes = new Map<string, string | undefined>([[
+    "/",
+    options.locales?.[0],
+  ]]);
+  for (const locale of options.locales?.slice(1) ?? []) {
+    homes.set(`/${locale}/`, locale);
+  }
   const events = new EditorEvents({
     authorize,
-    allowlist: ALLOWLIST,
+    allowlist: content,
     store,
     allowedHosts,
     publishMode,
@@ -161,7 +175,7 @@ export async function createDemoApp(
   options.events?.created?.(events);
   const save = createSaveHandler({
     authorize,
-    allowlist: ALLOWLIST,
+    allowlist: content,
     store,
     allowedHosts,
     publicOrigin,
@@ -172,7 +186,7 @@ export async function createDemoApp(
   });
   const history = createHistoryHandler({
     authorize,
-    allowlist: ALLOWLIST,
+    allowlist: content,
     store,
     allowedHosts,
     publicOrigin,
@@ -186,7 +200,7 @@ export async function createDemoApp(
   if (drafted) {
     const opts = {
       authorize,
-      allowlist: ALLOWLIST,
+      allowlist: content,
       store: drafted,
       allowedHosts,
       scheduler: options.scheduler,
@@ -210,7 +224,7 @@ export async function createDemoApp(
           signer,
           allowedHosts,
           publicOrigin,
-          allowPath: (path) => path === "/",
+          allowPath: (path) => homes.has(path),
         }),
       );
     }
@@ -238,8 +252,16 @@ export async function createDemoApp(
     const editing = editor !== null && url.searchParams.has("edit");
     const nonce = randomToken(16);
     // Visitors and every page outside edit mode get the published values.
+    const locale = homes.get(url.pathname);
     const html = renderDocument(HomePageView({
-      page: await loadHome(editing && drafted ? drafted : store, editing),
+      page: await loadHome(
+        editing && drafted ? drafted : store,
+        editing,
+        locale === undefined ? undefined : { content, locale },
+      ),
+      content,
+      locale,
+      path: url.pathname,
       editor,
       editing,
       clientSrc: CLIENT_ENTRY,
@@ -268,8 +290,16 @@ export async function createDemoApp(
       return forbidden("This preview link is invalid or has expired.");
     }
     const nonce = randomToken(16);
+    const locale = homes.get(url.pathname);
     const html = renderDocument(HomePageView({
-      page: await loadHome(drafted, true),
+      page: await loadHome(
+        drafted,
+        true,
+        locale === undefined ? undefined : { content, locale },
+      ),
+      content,
+      locale,
+      path: url.pathname,
       editor: null,
       editing: false,
       preview: true,
@@ -392,7 +422,7 @@ export async function createDemoApp(
       if (req.method !== "GET" && req.method !== "HEAD") {
         return methodNotAllowed("GET, HEAD");
       }
-      if (path === "/") return await home(req, url);
+      if (homes.has(path)) return await home(req, url);
       if (path === DRAWER_PATH) {
         return new Response(drawer, { headers: scriptHeaders() });
       }

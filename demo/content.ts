@@ -11,6 +11,7 @@ import {
   list,
   plain,
 } from "../core/content.ts";
+import { readLocale } from "../core/locale.ts";
 import type {
   ContentRecord,
   ContentStore,
@@ -21,19 +22,35 @@ import type {
  * Writable fields, declared once: the save endpoint rejects everything else
  * with 400, and over-long values with 400 and the limit.
  */
-export const ALLOWLIST = defineContent({
-  pages: {
-    title: plain({ maxLength: 200 }),
-    body: "rich",
-    features: list(plain({ maxLength: 200 }), {
-      min: 1,
-      max: 8,
-      label: "Features",
-    }),
-    summary: "rich",
-    hero: "image",
-  },
-});
+export const ALLOWLIST = defineContent(fields());
+
+/** The demo's fields (one declaration, with or without locales). */
+function fields() {
+  return {
+    pages: {
+      title: plain({ maxLength: 200 }),
+      body: "rich",
+      features: list(plain({ maxLength: 200 }), {
+        min: 1,
+        max: 8,
+        label: "Features",
+      }),
+      summary: "rich",
+      hero: "image",
+    },
+  } as const;
+}
+
+/**
+ * The demo's content with the locales of `CMS_LOCALES` (the first is the
+ * default, served at `/`; each other one at `/<locale>/`), or
+ * {@linkcode ALLOWLIST} when there are none.
+ */
+export function demoContent(
+  locales: readonly string[] | undefined,
+): typeof ALLOWLIST {
+  return locales?.length ? defineContent(fields(), { locales }) : ALLOWLIST;
+}
 
 /** Every field address of the demo, e.g. `pages:home:features.1`. */
 export type DemoField = FieldAddressOf<typeof ALLOWLIST>;
@@ -87,16 +104,21 @@ export async function seedHome(store: ContentStore): Promise<void> {
 /**
  * Reads `pages:home`, falling back to the defaults field by field: the
  * published values, or with `drafts` (edit mode, preview links) the drafts
- * written over them.
+ * written over them; with `locale`, as that locale reads them.
  */
 export async function loadHome(
   store: ContentStore,
   drafts = false,
+  locale?: { content: typeof ALLOWLIST; locale: string },
 ): Promise<HomePage> {
-  const r =
+  const stored =
     (drafts && "getDrafted" in store
       ? await (store as DraftStore).getDrafted("pages", "home")
       : await store.get("pages", "home")) ?? {};
+  // In a locale: its own values, else its fallbacks' (the default's).
+  const r = locale
+    ? readLocale(stored, locale.content, "pages", locale.locale).values
+    : stored;
   const str = (v: unknown, d: string) => typeof v === "string" ? v : d;
   return {
     title: str(r.title, HOME_DEFAULTS.title),

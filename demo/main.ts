@@ -18,6 +18,8 @@
  *   may take after SIGTERM/SIGINT.
  * - `CMS_EVENTS_HEARTBEAT_MS` (default 15000): the editor event stream's
  *   heartbeat; presence of a vanished instance is gone within two.
+ * - `CMS_LOCALES=en,de`: the site's locales, the first the default (served
+ *   at `/`, German at `/de/`); unset: one language.
  * - `CMS_PUBLISH=draft`: saves are drafts until an editor publishes them
  *   (default `direct`: saves go live). Publishes can then be scheduled;
  *   `CMS_SCHEDULE_POLL_MS` (default 5000) is how often each instance looks
@@ -108,6 +110,8 @@ export interface DemoOptions {
    * visitors don't see until an editor publishes them (`CMS_PUBLISH=draft`).
    */
   publishMode?: PublishMode;
+  /** The site's locales, the first the default (`CMS_LOCALES=en,de`). */
+  locales?: readonly string[];
   /**
    * Secret of preview links (at least 32 bytes; `CMS_PREVIEW_SECRET`).
    * Default: generated once and kept in `dataDir/preview-secret`. Changing
@@ -234,6 +238,7 @@ export async function startDemo(
       editorName: options.editorName ?? "Editor",
       clientDir,
       publishMode: options.publishMode,
+      locales: options.locales,
       scheduler,
       previewSigner: new PreviewSigner(
         options.previewSecret ||
@@ -452,6 +457,7 @@ if (import.meta.main) {
     databaseUrl,
     clientDir,
     publishMode: publishModeFromEnv(env("CMS_PUBLISH")),
+    locales: list("CMS_LOCALES"),
     previewSecret: env("CMS_PREVIEW_SECRET") || undefined,
     schedulePollMs: Number(env("CMS_SCHEDULE_POLL_MS")) || undefined,
     signals: true,

@@ -26,11 +26,16 @@ function Layout(props: {
   title: string;
   editor: Editor | null;
   editing?: boolean;
+  /** The page's language (default `en`). */
+  lang?: string;
+  /** The page's path (default `/`): where Edit and View lead. */
+  path?: string;
   children: ComponentChildren;
 }): VNode {
   const { editor, editing } = props;
+  const path = props.path ?? "/";
   return (
-    <html lang="en">
+    <html lang={props.lang ?? "en"}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -50,9 +55,9 @@ function Layout(props: {
                   <>
                     <span class="who">Signed in as {editor.name}</span>
                     {editing
-                      ? <a class="btn" href="/">View as visitor</a>
+                      ? <a class="btn" href={path}>View as visitor</a>
                       : (
-                        <a class="btn btn-primary" href="/?edit">
+                        <a class="btn btn-primary" href={`${path}?edit`}>
                           Edit this page
                         </a>
                       )}
@@ -99,13 +104,27 @@ export interface HomeProps {
   publish?: string;
   /** A preview link: drafts shown read-only, with a banner. */
   preview?: boolean;
+  /** The content declaration (with the site's locales, if any). */
+  content?: typeof ALLOWLIST;
+  /** The page's locale, on a site with locales. */
+  locale?: string;
+  /** The page's path (`/`, `/de/`): where Edit and its exit lead. */
+  path?: string;
 }
 
 /** The home page: `pages:home` with title, summary, body and features. */
 export function HomePageView(props: HomeProps): VNode {
-  const { page, editing, editor } = props;
+  const { page, editing, editor, locale } = props;
+  const content = props.content ?? ALLOWLIST;
+  const path = props.path ?? "/";
   return (
-    <Layout title={page.title} editor={editor} editing={editing}>
+    <Layout
+      title={page.title}
+      editor={editor}
+      editing={editing}
+      lang={locale}
+      path={path}
+    >
       <main class="wrap page">
         {props.preview && (
           <p class="preview-banner" role="note" data-preview>
@@ -119,13 +138,15 @@ export function HomePageView(props: HomeProps): VNode {
             field="pages:home:title"
             value={page.title}
             editing={editing}
+            locale={locale}
           />
           {
             /* The hero image field: shown when set; editors get an empty
              * image (its alt says what to do) to click or drop onto. */
             (page.hero || editing) && (
               <CmsField
-                content={ALLOWLIST}
+                content={content}
+                locale={locale}
                 field="pages:home:hero"
                 value={page.hero}
                 class="hero"
@@ -146,12 +167,14 @@ export function HomePageView(props: HomeProps): VNode {
             value={page.body}
             rich
             editing={editing}
+            locale={locale}
           />
         </article>
         <section class="features" aria-labelledby="features-heading">
           <h2 id="features-heading">Features</h2>
           <CmsList
-            content={ALLOWLIST}
+            content={content}
+            locale={locale}
             field="pages:home:features"
             value={page.features}
             editing={editing}
@@ -171,7 +194,7 @@ export function HomePageView(props: HomeProps): VNode {
               history: "/api/cms/history",
               settings: true,
               events: "/api/cms/events",
-              exit: "/",
+              exit: path,
               ...props.mediaBase ? { mediaBase: props.mediaBase } : {},
               ...props.publish ? { publish: props.publish } : {},
             }}

@@ -6,14 +6,17 @@
  *
  * @module
  */
-import { parseAddress } from "../core/address.ts";
+import { formatAddress, parseAddress } from "../core/address.ts";
+import { localizeAddress } from "../core/locale.ts";
 import {
   type Allowlist,
   type FieldAddressOf,
   type FieldKind,
   fieldSpec,
+  localesOf,
   markerType,
 } from "../core/content.ts";
+import { LOCALE_ATTRIBUTE } from "../core/wire.ts";
 import { contentVersion } from "../server/version.ts";
 
 /**
@@ -41,6 +44,14 @@ export interface CmsFieldCommonProps {
   editing?: boolean;
   /** Overrides `data-cms-version` (default: `contentVersion(value)`). */
   version?: string;
+  /**
+   * The page's locale (a declared one). In edit mode the marker names it:
+   * `data-cms-field="pages:home:title@de"` (the plain address for the
+   * default locale) and `data-cms-locale="de"`, so a save writes that
+   * locale's value. Neither on a shared field, which has one value for all
+   * locales.
+   */
+  locale?: string;
   /** CSS class of the element. */
   class?: string;
   /** Any other attribute (`id`, `lang`, `alt`, `aria-*`, …), passed through. */
@@ -113,6 +124,16 @@ export type CmsFieldProps<C extends Allowlist = Allowlist> =
  * </main>;
  * ```
  *
+ * @example In one of several languages
+ * ```tsx
+ * import { CmsField } from "@inplace/cms/fresh";
+ * import { defineContent } from "@inplace/cms";
+ * const content = defineContent({ pages: { title: "plain" } }, { locales: ["en", "de"] });
+ * // data-cms-field="pages:home:title@de" data-cms-locale="de": a save
+ * // writes the German title.
+ * <CmsField content={content} as="h1" field="pages:home:title" value="Hallo" locale="de" editing />;
+ * ```
+ *
  * @example Without a declaration (hand-written allowlist)
  * ```tsx
  * import { CmsField } from "@inplace/cms/fresh";
@@ -122,18 +143,20 @@ export type CmsFieldProps<C extends Allowlist = Allowlist> =
 export function CmsField<C extends Allowlist>(
   props: CmsFieldProps<C>,
 ): CmsElement {
-  const { as, content, field, value, rich, editing, version, ...rest } = props;
-  const [kind, label]: [FieldKind, string?] = content
-    ? kindOf(content, field)
+  const { as, content, field, value, rich, editing, version, locale, ...rest } =
+    props;
+  const [kind, label, shared]: [FieldKind, string?, boolean?] = content
+    ? kindOf(content, field, locale)
     : [rich ? "rich" : "plain"];
   const text = value ?? "";
   const attrs: Record<string, unknown> = { ...rest };
   if (editing) {
-    attrs["data-cms-field"] = field;
+    attrs["data-cms-field"] = localized(content, field, locale);
     const type = markerType(kind);
     if (type) attrs["data-cms-type"] = type;
     if (label) attrs["data-cms-label"] = label;
     attrs["data-cms-version"] = version ?? contentVersion(text);
+    if (locale !== undefined && !shared) attrs[LOCALE_ATTRIBUTE] = locale;
   }
   const Tag = (as ?? (kind === "image" ? "img" : "div")) as "div";
   if (kind === "image") {
@@ -147,12 +170,33 @@ export function CmsField<C extends Allowlist>(
   return <Tag {...attrs}>{text}</Tag>;
 }
 
-/** The kind and declared label of the field (or list item) `field` names
- * in `content`. */
+/**
+ * The marker text of `field` in `locale`: the address with the locale in
+ * its field part (`pages:home:title@de`), so that a save names the locale;
+ * unchanged for the default locale and shared fields (`localizeAddress`).
+ */
+function localized(
+  content: Allowlist | undefined,
+  field: string,
+  locale: string | undefined,
+): string {
+  const address = locale === undefined ? field : parseAddress(field);
+  if (typeof address === "string" || address.locale !== undefined) {
+    return field;
+  }
+  const stored = content
+    ? localizeAddress(content, { ...address, locale })
+    : { ...address, locale };
+  return typeof stored === "string" ? field : formatAddress(stored);
+}
+
+/** The kind, declared label and sharedness of the field (or list item)
+ * `field` names in `content`; a `locale` it does not declare throws. */
 function kindOf(
   content: Allowlist,
   field: string,
-): [FieldKind, string | undefined] {
+  locale: string | undefined,
+): [FieldKind, string | undefined, boolean] {
   const address = parseAddress(field);
   const spec = typeof address === "string"
     ? undefined
@@ -161,7 +205,52 @@ function kindOf(
   if (!spec || isItem !== (spec.kind === "list")) {
     throw new TypeError(`CmsField: ${JSON.stringify(field)} is not declared`);
   }
-  return [isItem ? "plain" : spec.kind, spec.label];
+  if (locale !== undefined && !localesOf(content)?.locales.includes(locale)) {
+    throw new TypeError(`CmsField: unknown locale ${JSON.stringify(locale)}`);
+  }
+  return [isItem ? "plain" : spec.kind, spec.label, spec.shared === true];
+}
+
+/** Props of {@linkcode CmsAlternates}. */
+export interface CmsAlternatesProps {
+  /** A content declaration with locales. */
+  content: Allowlist;
+  /** The URL of this page in `locale`, e.g. `(l) => l === "en" ? "/" : `/${l}/``. */
+  href: (locale: string) => string;
+}
+
+/**
+ * The `<link rel="alternate" hreflang>` tags of a page in every declared
+ * locale, and `x-default` for the default locale, for the page's `<head>`.
+ * Throws a `TypeError` when `content` declares no locales.
+ *
+ * @example
+ * ```tsx
+ * import { CmsAlternates } from "@inplace/cms/fresh";
+ * import { defineContent } from "@inplace/cms";
+ * const content = defineContent({ pages: { title: "plain" } }, { locales: ["en", "de"] });
+ * <head>
+ *   <CmsAlternates content={content} href={(l) => l === "en" ? "/" : `/${l}/`} />
+ * </head>;
+ * ```
+ */
+export function CmsAlternates(props: CmsAlternatesProps): CmsElement {
+  const config = localesOf(props.content);
+  if (!config) throw new TypeError("CmsAlternates: content has no locales");
+  const link = (hreflang: string, locale: string) => (
+    <link
+      key={hreflang}
+      rel="alternate"
+      hreflang={hreflang}
+      href={props.href(locale)}
+    />
+  );
+  return (
+    <>
+      {config.locales.map((locale) => link(locale, locale))}
+      {link("x-default", config.defaultLocale)}
+    </>
+  );
 }
 
 /** Props of {@linkcode CmsList}. */
@@ -189,6 +278,8 @@ export interface CmsListProps<C extends Allowlist = Allowlist> {
   class?: string;
   /** CSS class of each item. */
   itemClass?: string;
+  /** The page's locale, as on {@linkcode CmsField} (container and items). */
+  locale?: string;
   /** Any other attribute of the container, passed through. */
   [attribute: string]: unknown;
 }
@@ -223,6 +314,7 @@ export function CmsList<C extends Allowlist>(
     min,
     max,
     itemClass,
+    locale,
     ...rest
   } = props;
   const items = value ?? [];
@@ -236,14 +328,24 @@ export function CmsList<C extends Allowlist>(
   ) {
     throw new TypeError(`CmsList: ${JSON.stringify(field)} is not a list`);
   }
+  if (
+    content && locale !== undefined &&
+    !localesOf(content)?.locales.includes(locale)
+  ) {
+    throw new TypeError(`CmsList: unknown locale ${JSON.stringify(locale)}`);
+  }
+  const marker = localized(content, field, locale);
   const attrs: Record<string, unknown> = { ...rest };
   if (editing) {
-    attrs["data-cms-list"] = field;
+    attrs["data-cms-list"] = marker;
     attrs["data-cms-version"] = contentVersion([...items]);
     const low = min ?? spec?.min, high = max ?? spec?.max;
     if (low !== undefined) attrs["data-cms-min"] = String(low);
     if (high !== undefined) attrs["data-cms-max"] = String(high);
     if (spec?.label) attrs["data-cms-label"] = spec.label;
+    if (locale !== undefined && !spec?.shared) {
+      attrs[LOCALE_ATTRIBUTE] = locale;
+    }
   }
   const Tag = (as ?? "ul") as "ul";
   return (
@@ -253,9 +355,12 @@ export function CmsList<C extends Allowlist>(
           key={i}
           as={itemAs ?? "li"}
           class={itemClass}
-          field={`${field}.${i}`}
+          field={`${marker}.${i}`}
           value={item}
           editing={editing}
+          {...editing && locale !== undefined && !spec?.shared
+            ? { [LOCALE_ATTRIBUTE]: locale }
+            : {}}
         />
       ))}
     </Tag>

@@ -13,6 +13,11 @@ export interface CmsState {
   editing: boolean;
   /** The editor when `editing`, otherwise `null`. */
   editor: Editor | null;
+  /**
+   * The page's locale, when the `locale` option gave one: pass it to
+   * `<CmsField locale>` and `readLocalized`.
+   */
+  locale?: string;
 }
 
 /** Options of {@linkcode cmsEditMode}. */
@@ -21,6 +26,12 @@ export interface CmsEditModeOptions<State> {
   authorize: FreshAuthorize<State>;
   /** The query parameter that asks for edit mode. Default `"edit"`. */
   param?: string;
+  /**
+   * The page's locale on a site with several (e.g. from the path prefix),
+   * or `null`/`undefined` for none. It goes to `ctx.state.cms.locale`, and
+   * the response gets `Content-Language` (unless the route set one).
+   */
+  locale?: (ctx: FreshContextLike<State>) => string | null | undefined;
 }
 
 /**
@@ -48,6 +59,19 @@ export interface CmsEditModeOptions<State> {
  * ];
  * // routes/index.tsx then reads ctx.state.cms.editing
  * ```
+ *
+ * @example On a site with locales (German under `/de/`)
+ * ```ts
+ * import { cmsEditMode } from "@inplace/cms/fresh";
+ * type State = { user?: { name: string } };
+ * export default [
+ *   cmsEditMode<State>({
+ *     authorize: (ctx) => ctx.state.user ?? null,
+ *     locale: (ctx) => ctx.url.pathname.startsWith("/de/") ? "de" : "en",
+ *   }),
+ * ];
+ * // routes read ctx.state.cms.locale; responses get Content-Language
+ * ```
  */
 export function cmsEditMode<State>(
   options: CmsEditModeOptions<State>,
@@ -56,11 +80,17 @@ export function cmsEditMode<State>(
   return async (ctx) => {
     const asked = ctx.url.searchParams.has(param);
     const editor = asked ? (await options.authorize(ctx)) ?? null : null;
+    const locale = options.locale?.(ctx) ?? undefined;
     const cms: CmsState = { editing: editor !== null, editor };
+    if (locale !== undefined) cms.locale = locale;
     (ctx.state as { cms?: CmsState }).cms = cms;
     const res = await ctx.next();
-    if (!asked) return res;
+    if (!asked && locale === undefined) return res;
     return withHeaders(res, (headers) => {
+      if (locale !== undefined && !headers.has("Content-Language")) {
+        headers.set("Content-Language", locale);
+      }
+      if (!asked) return;
       headers.append("Vary", "Cookie");
       if (cms.editing) headers.set("Cache-Control", "private, no-store");
     });

@@ -4,14 +4,23 @@
  *
  * @module
  */
-import type { FieldAddress } from "../core/address.ts";
+import { type FieldAddress, fieldPath } from "../core/address.ts";
 import { type FieldSpec, fieldSpec } from "../core/content.ts";
+import { localizeAddress } from "../core/locale.ts";
 import type { Allowlist, FieldKind } from "./types.ts";
 
 /** A field of a save request that the allowlist admits. */
 export interface ResolvedField {
-  /** The record's field name (`features` for `features.2`). */
+  /**
+   * The record's field name (`features` for `features.2`; `title@de` for
+   * a locale other than the default, see `core/locale.ts`).
+   */
   name: string;
+  /**
+   * The address as stored: its locale checked, and dropped when it is the
+   * default locale. Its `fieldPath` is the path in the record's history.
+   */
+  address: FieldAddress;
   /** How the field is stored. For a list item the item is a plain string. */
   kind: FieldKind;
   /** The list item's position; absent for a whole-list write. */
@@ -37,9 +46,9 @@ export interface ResolvedField {
  * import { resolveField } from "./allowlist.ts";
  * const allowlist = { pages: { title: "plain", features: "list" } } as const;
  * resolveField(allowlist, { collection: "pages", key: "home", field: "features", index: 2 });
- * // { name: "features", kind: "list", index: 2, spec: { kind: "list", item: { kind: "plain" } } }
+ * // { name: "features", address: { … }, kind: "list", index: 2, spec: { kind: "plain" } }
  * resolveField(allowlist, { collection: "pages", key: "home", field: "features" });
- * // the whole list: { name: "features", kind: "list", spec: { kind: "list", … } }
+ * // the whole list: { name: "features", address: { … }, kind: "list", spec: { kind: "list", … } }
  * resolveField(allowlist, { collection: "pages", key: "home", field: "title", index: 0 });
  * // "Field is not a list"
  * ```
@@ -53,7 +62,11 @@ export function resolveField(
   const spec = fieldSpec(allowlist, collection, name);
   if (spec === undefined) return "Field not allowed";
   const { kind } = spec;
-  if (index === undefined) return { name, kind, spec };
+  const stored = localizeAddress(allowlist, address);
+  if (typeof stored === "string") return stored;
+  // `name@locale`, or the plain name for the default locale.
+  const record = fieldPath({ ...stored, index: undefined });
+  if (index === undefined) return { name: record, address: stored, kind, spec };
   if (kind !== "list" || spec.item === undefined) return "Field is not a list";
-  return { name, kind, index, spec: spec.item };
+  return { name: record, address: stored, kind, index, spec: spec.item };
 }

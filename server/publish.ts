@@ -22,6 +22,8 @@ import {
   type ScheduleListing,
   Status,
 } from "../core/wire.ts";
+import { localesOf } from "../core/content.ts";
+import { localeOfAddress } from "../core/locale.ts";
 import { readBody } from "./body.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import { admitEditor, allowedField, parseJsonObject } from "./request.ts";
@@ -141,6 +143,9 @@ async function publishRefs(
         `fields must be a list of at most ${MAX_FIELDS} addresses`,
       );
     }
+    if (body.locale !== undefined) {
+      throw new HttpError(Status.BadRequest, "Give fields or locale, not both");
+    }
     refs = [];
     const seen = new Set<string>();
     for (const text of body.fields) {
@@ -163,18 +168,38 @@ async function publishRefs(
           : undefined,
       });
     }
-  } else if (options.canEdit || listAll) {
-    // "All" is every draft this editor may edit.
+  } else if (options.canEdit || listAll || body.locale !== undefined) {
+    // "All" is every draft this editor may edit (of one locale, if named).
+    const locale = publishLocale(options, body.locale);
     refs = [];
     for (const d of await options.store.drafts()) {
       const address = parseAddress(addressOf(d));
       if (typeof address === "string") continue;
+      if (
+        locale !== undefined &&
+        localeOfAddress(options.allowlist, address) !== locale
+      ) continue;
       if (await mayEdit(options, req, address, editor, call)) {
         refs.push({ collection: d.collection, key: d.key, field: d.field });
       }
     }
   }
   return refs;
+}
+
+/** A publish body's `locale`: a declared one, or 400. */
+function publishLocale(
+  options: DraftHandlerOptions,
+  locale: unknown,
+): string | undefined {
+  if (locale === undefined) return undefined;
+  if (
+    typeof locale !== "string" ||
+    !localesOf(options.allowlist)?.locales.includes(locale)
+  ) {
+    throw new HttpError(Status.BadRequest, "Unknown locale");
+  }
+  return locale;
 }
 
 /**
@@ -218,8 +243,10 @@ export function createDraftsHandler(
 /**
  * `POST` JSON `{"fields": [ADDRESS, …], "versions": {ADDRESS: VERSION}}`
  * publishes those fields' drafts; without `fields`, every draft the editor
- * may edit. All or none, in one atomic store operation; each field gets a
- * revision marked published.
+ * may edit, or with `{"locale": "de"}` every such draft of that locale's
+ * values (shared fields' drafts go only with a publish of all). All or
+ * none, in one atomic store operation; each field gets a revision marked
+ * published.
  *
  * - 200 {@linkcode PublishAnswer}: the addresses that went public (fields
  *   without a draft are left out).
@@ -227,7 +254,8 @@ export function createDraftsHandler(
  *   `versions` entry the editor sent (another editor changed it); nothing
  *   was published.
  * - 400: malformed JSON, `fields` not a list of allowlisted addresses (at
- *   most 1000), `versions` not an object of strings; 403 without a session,
+ *   most 1000), `versions` not an object of strings, an undeclared
+ *   `locale`, or `locale` with `fields`; 403 without a session,
  *   from another site, or when `canEdit` refuses a named field; 405 for
  *   other methods; 413 for a publish too large for the store.
  *

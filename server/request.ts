@@ -105,7 +105,9 @@ export async function readJsonObject(
 /**
  * A field address sent by an editor (`collection:key:field`), parsed and
  * checked against the allowlist: 400 with the reason when it is missing,
- * malformed or not allowlisted (whether or not the field exists).
+ * malformed or not allowlisted (whether or not the field exists), or names
+ * a locale it may not have. The address returned is as stored
+ * (`localizeAddress`: the default locale dropped).
  *
  * @example
  * ```ts
@@ -129,7 +131,7 @@ export function allowedField(
   if (typeof target === "string") {
     throw new HttpError(Status.BadRequest, target);
   }
-  return address;
+  return target.address;
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   VERSION_HEADER,
 } from "../core/wire.ts";
 import type { FieldSpec } from "../core/content.ts";
+import { fallbackNames } from "../core/locale.ts";
 import { type ResolvedField, resolveField } from "./allowlist.ts";
 import { endpoint, type Handler, HttpError, json } from "./http.ts";
 import type { OriginOptions } from "./origin.ts";
@@ -56,7 +57,10 @@ export interface SaveEvent {
   collection: string;
   /** The record's key. */
   key: string;
-  /** The field as sent, e.g. `title`, `features.2`, or `features` (a whole list). */
+  /**
+   * The field, e.g. `title`, `features.2`, or `features` (a whole list);
+   * with its locale, when not the default: `title@de`, `features@de.2`.
+   */
   field: string;
   /** The value as stored (sanitized for rich fields; a list for a whole list). */
   value: ContentValue;
@@ -128,6 +132,10 @@ export interface SaveHandlerOptions extends OriginOptions {
  *   `string[]`, see `ListSaveBody`) replaces the list: its length must be
  *   within the field's `min` and `max`, each item passes the item's checks;
  *   else 400 with the reason, and nothing is stored.
+ * - `locale` (a declared locale; the field part may say it too, as
+ *   `name@locale`) saves that locale's value (`core/locale.ts`): an
+ *   undeclared locale, or a locale on a shared field, is 400; a localized
+ *   field saved without one is the default locale's.
  * - With `version`, a stored value whose {@linkcode contentVersion} differs
  *   gets 409 {@linkcode ConflictBody} and nothing is written (for a whole
  *   list: the list's version, and the stored list in the body).
@@ -172,18 +180,24 @@ export function createSaveHandler(
     const editor = await admitEditor(req, ["PATCH", "POST"], options, call);
     const context = call?.context;
     const input = parseSave(await readJsonObject(req, maxBodyBytes));
-    const address = checkAddress(input.collection, input.key, input.field);
-    if (typeof address === "string") {
-      throw new HttpError(Status.BadRequest, address);
+    const parsed = checkAddress(
+      input.collection,
+      input.key,
+      input.field,
+      input.locale,
+    );
+    if (typeof parsed === "string") {
+      throw new HttpError(Status.BadRequest, parsed);
     }
     ctx.annotate?.({
-      collection: address.collection,
-      field: formatAddress(address),
+      collection: parsed.collection,
+      field: formatAddress(parsed),
     });
-    const target = resolveField(allowlist, address);
+    const target = resolveField(allowlist, parsed);
     if (typeof target === "string") {
       throw new HttpError(Status.BadRequest, target);
     }
+    const { address } = target;
     if (canEdit && !await canEdit(req, address, editor, context)) {
       throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
     }
@@ -191,18 +205,35 @@ export function createSaveHandler(
       ...options.sanitize,
       mediaBase,
     });
-    const outcome = await write(
-      drafts ?? store,
+    const into = drafts ?? store;
+    const base = await untranslatedList(
+      into,
       drafts !== null,
-      address,
+      allowlist,
       target,
-      value,
-      input.version,
-      {
-        field: fieldPath(address),
-        editor: editor.name,
-      },
     );
+    const outcome = base === undefined
+      ? await write(
+        into,
+        drafts !== null,
+        address,
+        target,
+        value,
+        input.version,
+        {
+          field: fieldPath(address),
+          editor: editor.name,
+        },
+      )
+      : await translateList(
+        into,
+        drafts !== null,
+        target,
+        base,
+        value as string,
+        input.version,
+        editor.name,
+      );
     if (outcome === "missing") {
       throw new HttpError(Status.BadRequest, "List item does not exist");
     }
@@ -216,7 +247,9 @@ export function createSaveHandler(
       return json(Status.Conflict, conflict);
     }
     if (onSave) {
-      const { collection, key, field } = input;
+      const { collection, key } = input;
+      // As stored: the locale in it (`title@de`), so listeners tell locales apart.
+      const field = fieldPath(address);
       try {
         await onSave({ collection, key, field, value, editor });
       } catch (err) {
@@ -235,11 +268,14 @@ export function createSaveHandler(
 
 /** Checks the body's shape; throws 400 with a reason. */
 function parseSave(data: Record<string, unknown>): SaveBody {
-  const { collection, key, field, value, version } = data;
+  const { collection, key, field, value, version, locale } = data;
   for (const [name, v] of Object.entries({ collection, key, field })) {
     if (typeof v !== "string" || v === "") {
       throw new HttpError(Status.BadRequest, `Missing or invalid ${name}`);
     }
+  }
+  if (locale !== undefined && typeof locale !== "string") {
+    throw new HttpError(Status.BadRequest, "Invalid locale");
   }
   if (!Object.hasOwn(data, "value")) {
     throw new HttpError(Status.BadRequest, "Missing value");
@@ -247,7 +283,7 @@ function parseSave(data: Record<string, unknown>): SaveBody {
   if (version !== undefined && typeof version !== "string") {
     throw new HttpError(Status.BadRequest, "Invalid version");
   }
-  return { collection, key, field, value, version } as SaveBody;
+  return { collection, key, field, value, version, locale } as SaveBody;
 }
 
 /**
@@ -349,6 +385,69 @@ async function write(
       revision,
     );
   } else await store.update(address.collection, address.key, mutate, revision);
+  return outcome;
+}
+
+/**
+ * For an item of a list in a locale that has no list of its own yet: the
+ * list it reads now (its first fallback's), from which the edit makes the
+ * locale's list. `undefined` for every other write.
+ */
+async function untranslatedList(
+  store: ContentStore,
+  draft: boolean,
+  allowlist: Allowlist,
+  target: ResolvedField,
+): Promise<string[] | undefined> {
+  if (target.index === undefined) return undefined;
+  const names = fallbackNames(allowlist, target.address);
+  if (names.length === 0) return undefined;
+  const { collection, key } = target.address;
+  const record = draft
+    ? await (store as DraftStore).getDrafted(collection, key)
+    : await store.get(collection, key);
+  if (!record || Object.hasOwn(record, target.name)) return undefined;
+  const from = names.find((name) => Array.isArray(record[name]));
+  return from === undefined ? undefined : [...record[from] as string[]];
+}
+
+/**
+ * Writes item `target.index` of a list the locale reads from a fallback
+ * (`base`) as the locale's own whole list, with the item changed: one
+ * atomic write of the list (its revision and draft are the whole list's).
+ * `version` is checked against the item the editor saw; when another save
+ * made the locale's list in between, it is a conflict.
+ */
+async function translateList(
+  store: ContentStore,
+  draft: boolean,
+  target: ResolvedField,
+  base: string[],
+  value: string,
+  version: string | undefined,
+  editor: string,
+): Promise<Outcome> {
+  const index = target.index!;
+  if (index >= base.length) return "missing";
+  if (version !== undefined && contentVersion(base[index]) !== version) {
+    return { current: base[index] };
+  }
+  const whole: ResolvedField = { ...target, index: undefined };
+  const list = base.with(index, value);
+  let outcome: Outcome = "written";
+  const mutate = (current: ContentRecord | null) => {
+    const mine = current?.[target.name];
+    if (current && Object.hasOwn(current, target.name)) {
+      outcome = { current: Array.isArray(mine) ? mine[index] ?? "" : mine! };
+      return null;
+    }
+    return apply(current, whole, list, undefined).record;
+  };
+  const { collection, key } = target.address;
+  const revision = { field: target.name, editor };
+  if (draft) {
+    await (store as DraftStore).updateDraft(collection, key, mutate, revision);
+  } else await store.update(collection, key, mutate, revision);
   return outcome;
 }
 
