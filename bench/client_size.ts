@@ -73,13 +73,15 @@ export const GOALS = {
  * Chunks of opt-in features (name prefixes), loaded only when used: live
  * presence (the host serves `events`), scheduled publishing (draft mode's
  * "Publish at…"), the media library (opened from an image panel) and list
- * fields (a page with a `data-cms-list`). Each is still a panel ≤ 4 KiB.
+ * fields (a page with a `data-cms-list`) and locales (a page config with
+ * `locale` and `locales`). Each is still a panel ≤ 4 KiB.
  */
 export const OPT_IN = [
   "presence_view-",
   "schedule-",
   "media_library-",
   "list-",
+  "locales-",
 ];
 
 const isOptIn = (name: string) => OPT_IN.some((p) => name.startsWith(p));

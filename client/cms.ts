@@ -167,6 +167,14 @@ export function mount(
     });
   }
   if (cfg.events) attachPresence(s, cfg.events);
+  // Locales: switcher, untranslated marks and count (a lazy chunk).
+  if (cfg.locale && cfg.locales.length) {
+    import("./locales.ts").then((m) =>
+      s.alive && s.cleanups.push(
+        m.attachLocales(kit, s.bar, s.model, s.list, cfg.locale, cfg.locales),
+      )
+    );
+  }
   const rich = makeRegions(s);
   s.cleanups.push(...regionListeners(s));
   const ready = startEditors(

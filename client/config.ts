@@ -38,6 +38,17 @@ export interface CmsConfig {
    * the host's own panel. Default `false`.
    */
   settings: boolean;
+  /**
+   * The page's locale (a declared one, e.g. `"de"`) on a site with locales.
+   * Default `""`: none.
+   */
+  locale: string;
+  /**
+   * The site's locales and this page's URL in each (`[{ tag: "en", url:
+   * "/" }, { tag: "de", url: "/de/" }]`): with `locale`, the edit bar
+   * offers them (a lazy chunk). Default `[]`: none.
+   */
+  locales: { tag: string; url: string }[];
 }
 
 /**
@@ -66,12 +77,17 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     events: "",
     mediaBase: "",
     settings: false,
+    locale: "",
+    locales: [],
   };
   let name: keyof CmsConfig;
   for (name in config) {
     const v = overrides[name] ?? page?.[name];
-    // Each key keeps its type (string, or boolean for `settings`).
-    if (typeof v === typeof config[name]) Object.assign(config, { [name]: v });
+    // Each key keeps its type (string, boolean, or array for `locales`).
+    if (
+      Array.isArray(v) === Array.isArray(config[name]) &&
+      typeof v === typeof config[name]
+    ) Object.assign(config, { [name]: v });
   }
   const unknown = Object.keys(page && typeof page === "object" ? page : {})
     .filter((key) => !Object.hasOwn(config, key));

@@ -94,6 +94,11 @@ export const en = {
   altNeeded: "Describe the image, or mark it as decorative.",
   insert: "Insert",
   missingAlt: "{n} image lacks alt text|{n} images lack alt text",
+  // Locales.
+  locale: "Language: {name}",
+  untranslated: "{n} field not translated yet|{n} fields not translated yet",
+  notTranslated: "Not translated yet: shows {name}",
+  copyFrom: "Copy from {name}",
   // Image fields.
   changeImage: "Change image",
   dropImage: "Or drop an image onto it.",

@@ -603,6 +603,19 @@ export interface ListConflictBody extends Omit<ConflictBody, "value"> {
  */
 export const LOCALE_ATTRIBUTE = "data-cms-locale";
 
+/**
+ * The marker attribute naming the locale a localized field's value came
+ * from when it is not the page's own (a fallback): the editor marks the
+ * region "not translated yet".
+ *
+ * @example
+ * ```ts
+ * import { FALLBACK_ATTRIBUTE } from "./wire.ts";
+ * const marker = `<h1 data-cms-field="pages:home:title@de" data-cms-locale="de" ${FALLBACK_ATTRIBUTE}="en">Hello</h1>`;
+ * ```
+ */
+export const FALLBACK_ATTRIBUTE = "data-cms-fallback";
+
 /** A save of one locale's value. */
 export interface SaveBody {
   /**

@@ -163,6 +163,10 @@ export async function createDemoApp(
   for (const locale of options.locales?.slice(1) ?? []) {
     homes.set(`/${locale}/`, locale);
   }
+  // The edit bar's locale switcher: each locale and its home page's URL.
+  const localeUrls = options.locales?.length
+    ? [...homes].map(([url, tag]) => ({ tag: tag!, url }))
+    : undefined;
   const events = new EditorEvents({
     authorize,
     allowlist: content,
@@ -261,6 +265,7 @@ export async function createDemoApp(
       ),
       content,
       locale,
+      locales: localeUrls,
       path: url.pathname,
       editor,
       editing,

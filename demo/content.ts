@@ -63,6 +63,11 @@ export interface HomePage {
   summary: string;
   /** The hero image's URL (an image field); `""` until an editor sets one. */
   hero: string;
+  /**
+   * In a locale: field → the locale its value came from (`readLocale`'s
+   * `from`); another locale than the page's is a fallback.
+   */
+  from?: Record<string, string>;
 }
 
 /** Defaults of `pages:home`, seeded on first run (already in sanitized form). */
@@ -116,9 +121,9 @@ export async function loadHome(
       ? await (store as DraftStore).getDrafted("pages", "home")
       : await store.get("pages", "home")) ?? {};
   // In a locale: its own values, else its fallbacks' (the default's).
-  const r = locale
-    ? readLocale(stored, locale.content, "pages", locale.locale).values
-    : stored;
+  const read = locale &&
+    readLocale(stored, locale.content, "pages", locale.locale);
+  const r = read ? read.values : stored;
   const str = (v: unknown, d: string) => typeof v === "string" ? v : d;
   return {
     title: str(r.title, HOME_DEFAULTS.title),
@@ -126,6 +131,7 @@ export async function loadHome(
     summary: str(r.summary, HOME_DEFAULTS.summary),
     hero: str(r.hero, HOME_DEFAULTS.hero),
     features: Array.isArray(r.features) ? r.features : HOME_DEFAULTS.features,
+    ...read ? { from: read.from } : {},
   };
 }
 

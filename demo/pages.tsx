@@ -108,6 +108,8 @@ export interface HomeProps {
   content?: typeof ALLOWLIST;
   /** The page's locale, on a site with locales. */
   locale?: string;
+  /** The site's locales and their home pages' URLs (the edit bar's switcher). */
+  locales?: { tag: string; url: string }[];
   /** The page's path (`/`, `/de/`): where Edit and its exit lead. */
   path?: string;
 }
@@ -139,6 +141,7 @@ export function HomePageView(props: HomeProps): VNode {
             value={page.title}
             editing={editing}
             locale={locale}
+            from={page.from?.title}
           />
           {
             /* The hero image field: shown when set; editors get an empty
@@ -149,6 +152,7 @@ export function HomePageView(props: HomeProps): VNode {
                 locale={locale}
                 field="pages:home:hero"
                 value={page.hero}
+                from={page.from?.hero}
                 class="hero"
                 alt={page.hero ? "" : "Add a hero image"}
                 {...page.hero ? {} : { src: HERO_PLACEHOLDER }}
@@ -168,6 +172,7 @@ export function HomePageView(props: HomeProps): VNode {
             rich
             editing={editing}
             locale={locale}
+            from={page.from?.body}
           />
         </article>
         <section class="features" aria-labelledby="features-heading">
@@ -197,6 +202,9 @@ export function HomePageView(props: HomeProps): VNode {
               exit: path,
               ...props.mediaBase ? { mediaBase: props.mediaBase } : {},
               ...props.publish ? { publish: props.publish } : {},
+              ...locale && props.locales
+                ? { locale, locales: props.locales }
+                : {},
             }}
           />
           <script

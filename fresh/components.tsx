@@ -16,7 +16,7 @@ import {
   localesOf,
   markerType,
 } from "../core/content.ts";
-import { LOCALE_ATTRIBUTE } from "../core/wire.ts";
+import { FALLBACK_ATTRIBUTE, LOCALE_ATTRIBUTE } from "../core/wire.ts";
 import { contentVersion } from "../server/version.ts";
 
 /**
@@ -52,6 +52,13 @@ export interface CmsFieldCommonProps {
    * locales.
    */
   locale?: string;
+  /**
+   * The locale `value` came from (`readLocalized`'s `from[field]`). When it
+   * is not `locale` (a fallback), the marker also gets
+   * `data-cms-fallback="en"`, and the editor marks the region "not
+   * translated yet"; typing there creates the locale's own value.
+   */
+  from?: string;
   /** CSS class of the element. */
   class?: string;
   /** Any other attribute (`id`, `lang`, `alt`, `aria-*`, …), passed through. */
@@ -132,6 +139,8 @@ export type CmsFieldProps<C extends Allowlist = Allowlist> =
  * // data-cms-field="pages:home:title@de" data-cms-locale="de": a save
  * // writes the German title.
  * <CmsField content={content} as="h1" field="pages:home:title" value="Hallo" locale="de" editing />;
+ * // A fallback value from `readLocalized`: data-cms-fallback="en" too.
+ * <CmsField content={content} as="h1" field="pages:home:title" value="Hello" locale="de" from="en" editing />;
  * ```
  *
  * @example Without a declaration (hand-written allowlist)
@@ -143,8 +152,18 @@ export type CmsFieldProps<C extends Allowlist = Allowlist> =
 export function CmsField<C extends Allowlist>(
   props: CmsFieldProps<C>,
 ): CmsElement {
-  const { as, content, field, value, rich, editing, version, locale, ...rest } =
-    props;
+  const {
+    as,
+    content,
+    field,
+    value,
+    rich,
+    editing,
+    version,
+    locale,
+    from,
+    ...rest
+  } = props;
   const [kind, label, shared]: [FieldKind, string?, boolean?] = content
     ? kindOf(content, field, locale)
     : [rich ? "rich" : "plain"];
@@ -156,7 +175,12 @@ export function CmsField<C extends Allowlist>(
     if (type) attrs["data-cms-type"] = type;
     if (label) attrs["data-cms-label"] = label;
     attrs["data-cms-version"] = version ?? contentVersion(text);
-    if (locale !== undefined && !shared) attrs[LOCALE_ATTRIBUTE] = locale;
+    if (locale !== undefined && !shared) {
+      attrs[LOCALE_ATTRIBUTE] = locale;
+      if (from !== undefined && from !== locale) {
+        attrs[FALLBACK_ATTRIBUTE] = from;
+      }
+    }
   }
   const Tag = (as ?? (kind === "image" ? "img" : "div")) as "div";
   if (kind === "image") {
@@ -397,6 +421,14 @@ export interface CmsPageConfig {
    * saved values arrive live. Absent: off.
    */
   events?: string;
+  /** The page's locale, on a site with locales (e.g. `"de"`). */
+  locale?: string;
+  /**
+   * The site's locales and this page's URL in each, e.g.
+   * `[{ tag: "en", url: "/" }, { tag: "de", url: "/de/" }]`: with `locale`,
+   * the edit bar offers a locale switcher and counts untranslated fields.
+   */
+  locales?: { tag: string; url: string }[];
 }
 
 /**
