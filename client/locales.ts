@@ -170,7 +170,9 @@ export function attachLocales(
       const source = from(f);
       for (const el of f.els) {
         if (open.has(f) && source) {
-          const text = t("notTranslated", { name: localeName(source, locale) });
+          const text = t("notTranslated", {
+            name: localeName(source, t("lang")),
+          });
           el.setAttribute(MARK, text);
           el.setAttribute("aria-description", text);
         } else if (el.hasAttribute(MARK)) {
@@ -184,7 +186,7 @@ export function attachLocales(
     if (focused && open.has(focused)) {
       const f = focused;
       offCopy = bar.add({
-        label: t("copyFrom", { name: localeName(from(f)!, locale) }),
+        label: t("copyFrom", { name: localeName(from(f)!, t("lang")) }),
         run() {
           copyFallback(model, f);
           f.els[0].focus();
