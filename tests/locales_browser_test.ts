@@ -4,7 +4,8 @@
  * `/de/?edit`, where fallback values are marked "not translated yet" and
  * counted; typing in one and "Copy from English" on another, then Save,
  * make German values: after a reload they show on `/de/` while `/` is
- * unchanged. Axe checks the bar with the switcher open.
+ * unchanged. Axe checks the bar with the switcher open (Chromium and
+ * Firefox: the demo's CSP keeps axe out of WebKit).
  */
 import assert from "node:assert/strict";
 import { startDemo } from "../demo/main.ts";
@@ -99,9 +100,13 @@ engineTest(
         },
       );
 
-      await t.step("axe: the bar with the switcher open", async () => {
-        assert.deepEqual(await seriousViolations(page), []);
-      });
+      // axe is loaded with `eval`, which the demo's CSP refuses in WebKit
+      // (WebDriver's own scripts pass; CDP and Marionette bypass the CSP).
+      if (browser.engine !== "webkit") {
+        await t.step("axe: the bar with the switcher open", async () => {
+          assert.deepEqual(await seriousViolations(page), []);
+        });
+      }
 
       await t.step("the switcher leads to /de/ in edit mode", async () => {
         await page.evaluate(() => {
