@@ -62,6 +62,12 @@ Deno.test("demo with CMS_LOCALES=en,de: German at /de/, per locale", async () =>
       assert.match(edit.html, /data-cms-field="pages:home:title@de"/);
       assert.match(edit.html, /data-cms-list="pages:home:features@de"/);
       assert.match(edit.html, /data-cms-locale="de"/);
+      // Fallback values are marked; the config names the locales' pages.
+      assert.match(edit.html, /data-cms-fallback="en"/);
+      assert.match(
+        edit.html,
+        /"locale":"de","locales":\[\{"tag":"en","url":"\/"\},\{"tag":"de","url":"\/de\/"\}\]/,
+      );
       assert.match(edit.html, /href="\/de\/">View as visitor/);
 
       // Save German (a draft), misuse is 400.

@@ -745,6 +745,39 @@ Deno.test("locales: CmsField and CmsList render data-cms-locale", () => {
   );
 });
 
+Deno.test("locales: CmsField from marks a fallback value (data-cms-fallback)", () => {
+  const html = (el: unknown) => renderToString(el as VNode);
+  const props = {
+    content,
+    field: "pages:home:title",
+    value: "Hello",
+    locale: "de",
+  } as const;
+  // From English on a German page: a fallback, in edit mode only.
+  const fallback = html(CmsField({ ...props, from: "en", editing: true }));
+  assert.match(fallback, /data-cms-locale="de"/);
+  assert.match(fallback, /data-cms-fallback="en"/);
+  assert.equal(html(CmsField({ ...props, from: "en" })), "<div>Hello</div>");
+  // The page's own value, or no `from`: no mark.
+  const own = html(CmsField({ ...props, from: "de", editing: true }));
+  assert.doesNotMatch(own, /data-cms-fallback/);
+  assert.doesNotMatch(
+    html(CmsField({ ...props, editing: true })),
+    /data-cms-fallback/,
+  );
+  // A shared field has one value for all locales: never a fallback.
+  const logo = html(CmsField({
+    content,
+    field: "pages:home:logo",
+    value: "/m/l.png",
+    alt: "",
+    locale: "de",
+    from: "en",
+    editing: true,
+  }));
+  assert.doesNotMatch(logo, /data-cms-fallback/);
+});
+
 Deno.test("locales: a marker read as the client reads it saves its locale", async () => {
   const store = new MemoryContentStore({ "pages:home": { ...SEED } });
   const save = createSaveHandler({
