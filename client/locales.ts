@@ -154,7 +154,8 @@ export function attachLocales(
       }, e.label),
     )
   ));
-  root.append(h("div", {}, toggle, list, count));
+  const wrap = h("div", {}, toggle, list, count);
+  root.append(wrap);
   const offSlot = bar.slot(host);
   const marks = sheet(PAGE_CSS);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, marks];
@@ -212,6 +213,10 @@ export function attachLocales(
         focused = f;
         paint();
       }
+    }),
+    // Focus leaving the switcher closes its list.
+    listen<FocusEvent>(wrap, "focusout", (e) => {
+      if (!wrap.contains(e.relatedTarget as Node | null)) show(false);
     }),
     listen<KeyboardEvent>(root, "keydown", (k) => {
       if (k.key === "Escape" && !list.hidden) {

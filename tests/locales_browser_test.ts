@@ -83,6 +83,16 @@ engineTest(
           assert.equal(s.count, "");
           assert.deepEqual(s.marked, []);
           assert.equal(s.open, false);
+          // By keyboard: Enter opens the list, Esc closes it.
+          await page.evaluate(() =>
+            document.querySelector("cms-edit-bar")!.shadowRoot!
+              .querySelector("cms-locales")!.shadowRoot!
+              .querySelector("button")!.focus()
+          );
+          await page.press("Enter");
+          assert.equal((await locales(page)).open, true);
+          await page.press("Escape");
+          assert.equal((await locales(page)).open, false);
           await page.evaluate(() =>
             document.querySelector("cms-edit-bar")!.shadowRoot!
               .querySelector("cms-locales")!.shadowRoot!.querySelector(
