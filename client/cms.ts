@@ -167,14 +167,6 @@ export function mount(
     });
   }
   if (cfg.events) attachPresence(s, cfg.events);
-  // Locales: switcher, untranslated marks and count (a lazy chunk).
-  if (cfg.locale && cfg.locales.length) {
-    import("./locales.ts").then((m) =>
-      s.alive && s.cleanups.push(
-        m.attachLocales(kit, s.bar, s.model, s.list, cfg.locale, cfg.locales),
-      )
-    );
-  }
   const rich = makeRegions(s);
   s.cleanups.push(...regionListeners(s));
   const ready = startEditors(
@@ -186,6 +178,15 @@ export function mount(
         s.cleanups.push(m.attachLists(kit, s.model, makePlain, addressReader()))
       ),
   );
+  // Locales: switcher, untranslated marks and count (a lazy chunk), once
+  // every field (lists too) is in the model.
+  if (cfg.locale && cfg.locales.length) {
+    Promise.all([ready, import("./locales.ts")]).then(([, m]) =>
+      s.alive && s.cleanups.push(
+        m.attachLocales(kit, s.bar, s.model, s.list, cfg.locale, cfg.locales),
+      )
+    );
+  }
   renderBarNow(s);
   const save = () => s.model.save();
   return { fields: s.list.length, ready, save, unmount: s.unmount };

@@ -80,17 +80,20 @@ export function localeLinks(
 
 /**
  * The fields still untranslated: their value came from another locale
- * (`from` gives it, by field id), they are not edited, and no save of
- * theirs succeeded (`own`: ids saved in this locale since the page loaded).
+ * (`from` gives it), neither they nor (a list) any of their items
+ * (`id.N`) are edited, and no save of theirs succeeded (`own`: ids saved
+ * in this locale since the page loaded).
  */
 export function untranslatedFields<F extends Field>(
   fields: readonly F[],
   from: (f: F) => string | undefined,
   own: ReadonlySet<string>,
 ): F[] {
-  return fields.filter((f) =>
-    from(f) !== undefined && !own.has(f.id) && f.value === f.base
-  );
+  const touched = new Set<string>(own);
+  for (const f of fields) if (f.value !== f.base) touched.add(f.id);
+  const isTouched = (id: string) =>
+    [...touched].some((x) => x === id || x.startsWith(`${id}.`));
+  return fields.filter((f) => from(f) !== undefined && !isTouched(f.id));
 }
 
 /**
@@ -184,7 +187,8 @@ export function attachLocales(
     }
     count.textContent = open.size ? t("untranslated", { n: open.size }) : "";
     offCopy = void offCopy?.();
-    if (focused && open.has(focused)) {
+    // A list's items are edited in place: no copy of a whole list.
+    if (focused && !focused.list && open.has(focused)) {
       const f = focused;
       offCopy = bar.add({
         label: t("copyFrom", { name: localeName(from(f)!, t("lang")) }),

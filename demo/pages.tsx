@@ -182,6 +182,7 @@ export function HomePageView(props: HomeProps): VNode {
             locale={locale}
             field="pages:home:features"
             value={page.features}
+            from={page.from?.features}
             editing={editing}
           />
         </section>

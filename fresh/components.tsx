@@ -304,6 +304,11 @@ export interface CmsListProps<C extends Allowlist = Allowlist> {
   itemClass?: string;
   /** The page's locale, as on {@linkcode CmsField} (container and items). */
   locale?: string;
+  /**
+   * The locale `value` came from, as on {@linkcode CmsField}: a fallback
+   * list's container gets `data-cms-fallback`.
+   */
+  from?: string;
   /** Any other attribute of the container, passed through. */
   [attribute: string]: unknown;
 }
@@ -339,6 +344,7 @@ export function CmsList<C extends Allowlist>(
     max,
     itemClass,
     locale,
+    from,
     ...rest
   } = props;
   const items = value ?? [];
@@ -369,6 +375,9 @@ export function CmsList<C extends Allowlist>(
     if (spec?.label) attrs["data-cms-label"] = spec.label;
     if (locale !== undefined && !spec?.shared) {
       attrs[LOCALE_ATTRIBUTE] = locale;
+      if (from !== undefined && from !== locale) {
+        attrs[FALLBACK_ATTRIBUTE] = from;
+      }
     }
   }
   const Tag = (as ?? "ul") as "ul";

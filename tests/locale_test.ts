@@ -745,7 +745,7 @@ Deno.test("locales: CmsField and CmsList render data-cms-locale", () => {
   );
 });
 
-Deno.test("locales: CmsField from marks a fallback value (data-cms-fallback)", () => {
+Deno.test("locales: CmsField and CmsList from mark a fallback value (data-cms-fallback)", () => {
   const html = (el: unknown) => renderToString(el as VNode);
   const props = {
     content,
@@ -776,6 +776,17 @@ Deno.test("locales: CmsField from marks a fallback value (data-cms-fallback)", (
     editing: true,
   }));
   assert.doesNotMatch(logo, /data-cms-fallback/);
+  // A list: its container.
+  const items = html(CmsList({
+    content,
+    field: "pages:home:features",
+    value: ["A"],
+    locale: "de",
+    from: "en",
+    editing: true,
+  }));
+  assert.match(items, /<ul[^>]* data-cms-fallback="en"/);
+  assert.equal(items.match(/data-cms-fallback/g)?.length, 1);
 });
 
 Deno.test("locales: a marker read as the client reads it saves its locale", async () => {

@@ -34,13 +34,16 @@ function locales(page: Page) {
       count: root.querySelector("[role=status]")!.textContent,
       marked: [...document.querySelectorAll("[data-cms-untranslated]")].map(
         (el) =>
-          `${el.getAttribute("data-cms-field")}: ${
+          `${(el.getAttribute("data-cms-field") ??
+            el.getAttribute("data-cms-list"))}: ${
             el.getAttribute("aria-description")
           }`,
       ),
       fallbacks: new Set(
-        [...document.querySelectorAll("[data-cms-fallback]")].map((el) =>
-          el.getAttribute("data-cms-field")
+        [...document.querySelectorAll("[data-cms-fallback]")].map((
+          el,
+        ) => (el.getAttribute("data-cms-field") ??
+          el.getAttribute("data-cms-list"))
         ),
       ).size,
       buttons: [...bar.querySelectorAll("button")].map((b) => b.textContent),
@@ -147,7 +150,13 @@ engineTest(
         assert.equal(s.toggle, "Language: Deutsch");
         assert.equal(s.count, `${fallbacks} fields not translated yet`);
         assert.equal(s.marked.length, fallbacks);
-        for (const field of ["pages:home:title@de", "pages:home:body@de"]) {
+        for (
+          const field of [
+            "pages:home:title@de",
+            "pages:home:body@de",
+            "pages:home:features@de",
+          ]
+        ) {
           assert.ok(
             s.marked.includes(`${field}: Not translated yet: shows English`),
             `${field} in ${s.marked}`,

@@ -113,3 +113,34 @@ Deno.test("copyFallback: the shown value becomes an edit; Save stores it in the 
   assert.deepEqual(sent, [{ field: "title@de", value: "Hello" }]);
   assert.equal(model.status().dirty, 0);
 });
+
+Deno.test("untranslatedFields: a fallback list, until one of its items is edited or saved", () => {
+  const list = {
+    id: "pages:home:features@de",
+    collection: "pages",
+    key: "home",
+    field: "features@de",
+    rich: false,
+    list: true,
+  };
+  const item = {
+    id: "pages:home:features@de.0",
+    collection: "pages",
+    key: "home",
+    field: "features@de.0",
+    rich: false,
+  };
+  const model = createModel([list, item], ['["Fast"]', "Fast"], {
+    send: () => Promise.resolve({ status: 204, text: "", version: "v2" }),
+  });
+  const from = (f: Field) => f.id === list.id ? "en" : undefined;
+  const ids = (own: Set<string>) =>
+    untranslatedFields(model.fields, from, own).map((f) => f.id);
+  assert.deepEqual(ids(new Set()), [list.id]);
+  // A list named like the start of another is not its item.
+  assert.deepEqual(ids(new Set(["pages:home:features@de2"])), [list.id]);
+  model.edit(item.id, "Schnell");
+  assert.deepEqual(ids(new Set()), []);
+  model.revert(item.id);
+  assert.deepEqual(ids(new Set([item.id])), []);
+});
