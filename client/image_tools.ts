@@ -159,11 +159,6 @@ export function openImageTools(
     }),
     button("cancel", () => editor.close()),
   );
-  panel.onkeydown = (e) => {
-    if (e.key !== "Escape") return;
-    e.stopPropagation();
-    editor.close();
-  };
   editor.show(panel);
   (panel.firstChild as HTMLElement).focus();
 }

@@ -123,11 +123,6 @@ export function openLink(editor: RichEditor): void {
     editor.change(() => a?.replaceWith(...a.childNodes));
   };
   cancel.onclick = close;
-  form.onkeydown = (e) => {
-    if (e.key !== "Escape") return;
-    e.stopPropagation();
-    close();
-  };
   editor.show(form);
   input(href).focus();
 }

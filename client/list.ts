@@ -155,6 +155,176 @@ export function attachLists(
   return () => offs.forEach((off) => off());
 }
 
+/** The list action of key `k` in an item (`empty`: the item has no text). */
+function keyAction(
+  k: KeyboardEvent,
+  empty: boolean,
+): ListAction | undefined {
+  return k.altKey && k.key === "ArrowUp"
+    ? "up"
+    : k.altKey && k.key === "ArrowDown"
+    ? "down"
+    : k.key === "Enter" && !k.shiftKey && !k.isComposing
+    ? "add"
+    : k.key === "Backspace" && empty
+    ? "remove"
+    : undefined;
+}
+
+/** What the bar's buttons (up, down, remove, add) can do now. */
+function listCan(current: number, n: number, min: number, max: number) {
+  return [current > 0, current < n - 1, n > min && current >= 0, n < max];
+}
+
+/** The list's items: the container's children with an item marker of it. */
+function listRows(el: HTMLElement, id: string): HTMLElement[] {
+  return [...el.children].filter((m) =>
+    m.getAttribute("data-cms-field")?.startsWith(id + ".")
+  ) as HTMLElement[];
+}
+
+/** A new item's shape: the first item's, without the editing marks. */
+function itemTemplate(kit: Kit, el: HTMLElement, first?: HTMLElement) {
+  const template = first?.cloneNode(true) as HTMLElement ??
+    kit.h(/^[uo]l$/.test(el.localName) ? "li" : "div");
+  for (const name of ["contenteditable", "data-cms-state", "aria-invalid"]) {
+    template.removeAttribute(name);
+  }
+  return template;
+}
+
+/**
+ * The bar's buttons: each its action, text, name and keys
+ * (`aria-keyshortcuts`, shown in the tooltip); a click runs `click`.
+ */
+function listButtons(
+  kit: Kit,
+  click: (action: ListAction) => void,
+): HTMLButtonElement[] {
+  return ([
+    ["up", "↑", t("listUp"), "Alt+ArrowUp"],
+    ["down", "↓", t("listDown"), "Alt+ArrowDown"],
+    ["remove", "✕", t("listRemove")],
+    ["add", "+ " + t("listAdd"), t("listAdd"), "Enter"],
+  ] as [ListAction, string, string, string?][]).map(
+    ([action, text, label, keys]) => {
+      const b = kit.h("button", { type: "button", "aria-label": label }, text);
+      b.title = label;
+      if (keys) {
+        b.setAttribute("aria-keyshortcuts", keys);
+        b.title += ` (${keys.replace("Arrow", "")})`;
+      }
+      b.onclick = () => click(action);
+      return b;
+    },
+  );
+}
+
+/** Puts `bar` above `r`'s right end, below it when there is no room above. */
+function placeBar(bar: HTMLElement, r: DOMRect) {
+  const { offsetWidth: w, offsetHeight: y } = bar;
+  bar.style.top = `${r.top > y + 4 ? r.top - y - 4 : r.bottom + 4}px`;
+  bar.style.left = `${Math.max(0, Math.min(r.right - w, innerWidth - w))}px`;
+}
+
+/**
+ * Shows the items `want` in `rows` of `el` (item addresses `id.N`): drops
+ * rows, or adds copies of `template` (`added` makes each editable).
+ */
+function showRows(
+  el: HTMLElement,
+  rows: HTMLElement[],
+  template: HTMLElement,
+  want: string[],
+  id: string,
+  added: (row: HTMLElement) => void,
+) {
+  while (rows.length > want.length) rows.pop()!.remove();
+  while (rows.length < want.length) {
+    const row = template.cloneNode(true) as HTMLElement;
+    const last = rows.at(-1);
+    if (last) last.after(row);
+    else el.append(row);
+    rows.push(row);
+    added(row);
+  }
+  rows.forEach((row, i) => {
+    if (row.textContent !== want[i]) row.textContent = want[i];
+    row.setAttribute("data-cms-field", `${id}.${i}`);
+    row.removeAttribute("data-cms-version");
+  });
+}
+
+/** Moves the caret to the end of `m`. */
+function focusEnd(m: HTMLElement) {
+  m.focus();
+  getSelection()?.selectAllChildren(m);
+  getSelection()?.collapseToEnd();
+}
+
+/**
+ * The list's items' fields let go of `rows` of `el` (the list is one field
+ * now); the list's marks are on the container then.
+ */
+function releaseItems(
+  model: Model,
+  el: HTMLElement,
+  items: readonly (ListField | undefined)[],
+  rows: HTMLElement[],
+) {
+  for (const item of items) {
+    if (!item) continue;
+    item.els = item.els.filter((e) => !el.contains(e));
+    model.revert(item.id);
+  }
+  for (const r of rows) r.removeAttribute("data-cms-state");
+}
+
+/** The list's bar, isolated, after `el`; a button's click runs `click`. */
+function listBar(
+  kit: Kit,
+  el: HTMLElement,
+  click: (action: ListAction) => void,
+) {
+  const { host, root } = kit.isolate("cms-list", THEME, CSS);
+  const buttons = listButtons(kit, click);
+  const bar = kit.h("div", {
+    class: "k",
+    role: "toolbar",
+    "aria-label": t("listBar"),
+  }, ...buttons);
+  root.append(bar);
+  el.after(host);
+  return { host, root, bar, buttons };
+}
+
+/**
+ * The list's field in `model` (its value: the items as JSON text), on the
+ * container `el`, and the fields of its `rows`: until the first add, remove
+ * or move, each item is its own field (saved as `features.N`); from then on
+ * the list is one field.
+ */
+function listFields(
+  model: Model,
+  a: FieldAddress,
+  el: HTMLElement,
+  rows: HTMLElement[],
+  shown: string[],
+) {
+  const items = rows.map((r) =>
+    model.get(r.dataset.cmsField!) as ListField | undefined
+  );
+  const f = model.add({
+    id: `${a.collection}:${a.key}:${a.field}`,
+    ...a,
+    rich: false,
+    list: true,
+    version: el.dataset.cmsVersion,
+  }, JSON.stringify(shown)) as ListField;
+  f.els = [el];
+  return { f, items };
+}
+
 /** One list container: its field, bar and keys. */
 function attachList(
   kit: Kit,
@@ -163,48 +333,19 @@ function attachList(
   el: HTMLElement,
   a: FieldAddress,
 ): () => void {
-  const { h, listen } = kit;
+  const { listen } = kit;
   const id = `${a.collection}:${a.key}:${a.field}`;
   const min = Number(el.dataset.cmsMin) || 0;
   const max = Number(el.dataset.cmsMax) || Infinity;
-  // The items are the container's children with an item marker of it.
-  const rows = [...el.children].filter((m) =>
-    m.getAttribute("data-cms-field")?.startsWith(id + ".")
-  ) as HTMLElement[];
-  const template = rows[0]?.cloneNode(true) as HTMLElement ??
-    h(/^[uo]l$/.test(el.localName) ? "li" : "div");
-  for (const name of ["contenteditable", "data-cms-state", "aria-invalid"]) {
-    template.removeAttribute(name);
-  }
+  const rows = listRows(el, id);
+  const template = itemTemplate(kit, el, rows[0]);
   const undo: (() => void)[] = [];
   const texts = () => rows.map((r) => r.textContent ?? "");
-  // Until the first add, remove or move, each item is its own field (saved
-  // as `features.N`); from then on the list is one field.
-  const items = rows.map((r) =>
-    model.get(r.dataset.cmsField!) as ListField | undefined
-  );
-  const f = model.add({
-    id,
-    ...a,
-    rich: false,
-    list: true,
-    version: el.dataset.cmsVersion,
-  }, JSON.stringify(texts())) as ListField;
+  const { f, items } = listFields(model, a, el, rows, texts());
   let current = -1, whole = false;
 
   /** The list becomes one field: its items' fields let go of the rows. */
-  function detach() {
-    whole = true;
-    for (const item of items) {
-      if (!item) continue;
-      item.els = item.els.filter((e) => !el.contains(e));
-      model.revert(item.id);
-    }
-    // The list's marks are on the container now.
-    for (const r of rows) r.removeAttribute("data-cms-state");
-  }
-
-  f.els = [el];
+  const detach = () => (whole = true, releaseItems(model, el, items, rows));
   f.live = (list, version) =>
     listStored(
       model,
@@ -216,71 +357,22 @@ function attachList(
     if (!whole && value === f.base) return;
     if (!whole) detach();
     const want = JSON.parse(value) as string[];
-    while (rows.length > want.length) rows.pop()!.remove();
-    while (rows.length < want.length) {
-      const row = template.cloneNode(true) as HTMLElement;
-      const last = rows.at(-1);
-      if (last) last.after(row);
-      else el.append(row);
-      rows.push(row);
-      undo.push(plain([row]));
-    }
-    rows.forEach((row, i) => {
-      if (row.textContent !== want[i]) row.textContent = want[i];
-      row.setAttribute("data-cms-field", `${id}.${i}`);
-      row.removeAttribute("data-cms-version");
-    });
+    showRows(el, rows, template, want, id, (row) => undo.push(plain([row])));
     place();
   };
 
-  const { host, root } = kit.isolate("cms-list", THEME, CSS);
-  // Each button: its action, text, name and keys (`aria-keyshortcuts`,
-  // shown in the tooltip).
-  const buttons = ([
-    ["up", "↑", t("listUp"), "Alt+ArrowUp"],
-    ["down", "↓", t("listDown"), "Alt+ArrowDown"],
-    ["remove", "✕", t("listRemove")],
-    ["add", "+ " + t("listAdd"), t("listAdd"), "Enter"],
-  ] as [ListAction, string, string, string?][]).map(
-    ([action, text, label, keys]) => {
-      const b = h("button", { type: "button", "aria-label": label }, text);
-      b.title = label;
-      if (keys) {
-        b.setAttribute("aria-keyshortcuts", keys);
-        b.title += ` (${keys.replace("Arrow", "")})`;
-      }
-      // With no current item, Add appends.
-      b.onclick = () =>
-        run(
-          action,
-          current < 0 && action === "add" ? rows.length - 1 : current,
-        );
-      return b;
-    },
-  );
-  const bar = h("div", {
-    class: "k",
-    role: "toolbar",
-    "aria-label": t("listBar"),
-  }, ...buttons);
-  root.append(bar);
-  el.after(host);
+  // With no current item, Add appends.
+  const { host, root, bar, buttons } = listBar(kit, el, (action) =>
+    run(
+      action,
+      current < 0 && action === "add" ? rows.length - 1 : current,
+    ));
 
-  /** Puts the bar above the current item's (or the list's) right end,
-   * below it when there is no room above. */
+  /** The bar at the current item (or the list), its buttons enabled. */
   function place() {
     if (current >= rows.length) current = rows.length - 1;
-    const r = (rows[current] ?? el).getBoundingClientRect();
-    const { offsetWidth: w, offsetHeight: y } = bar;
-    bar.style.top = `${r.top > y + 4 ? r.top - y - 4 : r.bottom + 4}px`;
-    bar.style.left = `${Math.max(0, Math.min(r.right - w, innerWidth - w))}px`;
-    const n = rows.length;
-    const can = [
-      current > 0,
-      current < n - 1,
-      n > min && current >= 0,
-      n < max,
-    ];
+    placeBar(bar, (rows[current] ?? el).getBoundingClientRect());
+    const can = listCan(current, rows.length, min, max);
     buttons.forEach((b, i) => b.disabled = !can[i]);
   }
 
@@ -291,11 +383,7 @@ function attachList(
     current = r.focus;
     model.edit(id, JSON.stringify(r.items));
     const m = rows[current];
-    if (m && !bar.contains(root.activeElement)) {
-      m.focus();
-      getSelection()?.selectAllChildren(m);
-      getSelection()?.collapseToEnd();
-    }
+    if (m && !bar.contains(root.activeElement)) focusEnd(m);
   }
 
   const index = (target: EventTarget | null) =>
@@ -308,15 +396,7 @@ function attachList(
     }),
     listen<KeyboardEvent>(el, "keydown", (k) => {
       const i = index(k.target);
-      const action: ListAction | undefined = k.altKey && k.key === "ArrowUp"
-        ? "up"
-        : k.altKey && k.key === "ArrowDown"
-        ? "down"
-        : k.key === "Enter" && !k.shiftKey && !k.isComposing
-        ? "add"
-        : k.key === "Backspace" && !texts()[i]
-        ? "remove"
-        : undefined;
+      const action = keyAction(k, !texts()[i]);
       if (i < 0 || !action) return;
       k.preventDefault();
       run(action, i);

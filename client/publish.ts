@@ -121,124 +121,160 @@ const mark = (word: string) =>
 
 const headers = { "Content-Type": "application/json" };
 
+/** The view's state: the session's parts and the draft marks. */
+interface View {
+  kit: Kit;
+  bar: EditBar;
+  options: PublishOptions;
+  byId: Map<string, PublishField>;
+  drafted: DraftMarks;
+  /** The bar's Publish and Discard, removed on each render. */
+  removers: (() => void)[];
+  /** Whether a `drafts` event (newer, the full set) came. */
+  live: boolean;
+}
+
+/** A sibling of the publish endpoint (`drafts`, `discard`). */
+const url = (v: View, name: string) =>
+  new URL(name, new URL(v.options.endpoint, location.href));
+
+/** Paints the marks of `changed` fields. */
+function paint(v: View, changed: string[]) {
+  for (const id of changed) {
+    v.byId.get(id)?.els.forEach((el) => {
+      if (v.drafted.has(id)) el.dataset.cmsDraft = "";
+      else delete el.dataset.cmsDraft;
+    });
+  }
+}
+
+/** Paints `changed` fields, and the bar when any changed. */
+function apply(v: View, changed: string[]) {
+  paint(v, changed);
+  if (changed.length) render(v);
+}
+
+/** The bar's Publish (primary, with the count) and Discard. */
+function render(v: View) {
+  v.removers.forEach((r) => r());
+  v.removers = [];
+  const n = v.drafted.size;
+  v.options.drafts(n);
+  if (!n) return;
+  v.removers.push(
+    v.bar.add({
+      label: t("publish", { n }),
+      icon: "done",
+      primary: true,
+      run: () => void publish(v),
+    }),
+    v.bar.add({ label: t("discardDrafts"), run: () => void discard(v) }),
+  );
+}
+
+/** Publishes the page's drafts; a toast names what went live. */
+async function publish(v: View) {
+  const { bar, byId, drafted } = v;
+  bar.status("saving", t("publishing"));
+  const published = await publishDrafts(url(v, "publish"), drafted.fields, byId)
+    .catch((why: string) => void bar.status("error", why));
+  if (published) {
+    apply(v, drafted.published(published));
+    const fields = published.map((id) => byId.get(id)?.label ?? id);
+    bar.toast(
+      t("publishedToast", { fields: fields.join(", ") }),
+      [{
+        label: t("viewAsVisitor"),
+        run: () => void open(v.options.view, "_blank", "noopener"),
+      }],
+    );
+  }
+  render(v);
+}
+
+/** Discards the page's drafts (after a confirm), then reloads. */
+async function discard(v: View) {
+  if (!confirm(t("confirmDiscardDrafts", { n: v.drafted.size }))) return;
+  for (const id of v.drafted.fields) {
+    const res = await fetch(url(v, "discard"), {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ field: id } satisfies DiscardBody),
+    }).catch(() => null);
+    if (!res?.ok) {
+      v.bar.status("error", t("notDiscarded"));
+      return render(v);
+    }
+    apply(v, v.drafted.published([id]));
+  }
+  // Show the published values again.
+  location.reload();
+}
+
+/**
+ * Live: this editor's saves, and the editor event stream's `published` and
+ * `drafts` (other editors, schedules) as `cms:published` and `cms:drafts`.
+ * Returns the removers.
+ */
+function follow(v: View): (() => void)[] {
+  type Fields = CustomEvent<{ fields: string[] }>;
+  const { kit, drafted } = v;
+  return [
+    kit.listen<CustomEvent<{ field: string }>>(
+      document,
+      "cms:saved",
+      ({ detail }) => apply(v, drafted.saved(detail.field)),
+    ),
+    kit.listen<Fields>(
+      document,
+      "cms:published",
+      ({ detail }) => apply(v, drafted.published(detail.fields)),
+    ),
+    kit.listen<Fields>(
+      document,
+      "cms:drafts",
+      ({ detail }) => (v.live = true, apply(v, drafted.set(detail.fields))),
+    ),
+  ];
+}
+
+/** The listing counts unless a `drafts` event (newer, the full set) came. */
+async function list(v: View) {
+  const res = await fetch(url(v, "drafts")).catch(() => null);
+  if (!res?.ok) return;
+  const { drafts } = await res.json() as DraftsListing;
+  if (!v.live) {
+    apply(
+      v,
+      v.drafted.set([...v.drafted.fields, ...drafts.map((d) => d.field)]),
+    );
+  }
+}
+
 /** Wires drafts into the session; returns the cleanup. */
 export function attachPublish(
   kit: Kit,
   bar: EditBar,
   options: PublishOptions,
 ): () => void {
-  const url = (name: string) =>
-    new URL(name, new URL(options.endpoint, location.href));
   const byId = new Map(options.fields.map((f) => [f.id, f]));
-  const drafted = new DraftMarks(byId.keys());
+  const v: View = {
+    kit,
+    bar,
+    options,
+    byId,
+    drafted: new DraftMarks(byId.keys()),
+    removers: [],
+    live: false,
+  };
   const sheet = kit.sheet(mark(t("draftMark")));
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-  let removers: (() => void)[] = [];
-
-  /** Paints the marks of `changed` fields. */
-  function paint(changed: string[]) {
-    for (const id of changed) {
-      byId.get(id)?.els.forEach((el) => {
-        if (drafted.has(id)) el.dataset.cmsDraft = "";
-        else delete el.dataset.cmsDraft;
-      });
-    }
-  }
-
-  /** Paints `changed` fields, and the bar when any changed. */
-  function apply(changed: string[]) {
-    paint(changed);
-    if (changed.length) render();
-  }
-
-  function render() {
-    removers.forEach((r) => r());
-    removers = [];
-    options.drafts(drafted.size);
-    if (!drafted.size) return;
-    removers.push(
-      bar.add({
-        label: t("publish", { n: drafted.size }),
-        icon: "done",
-        primary: true,
-        run: () => void publish(),
-      }),
-      bar.add({ label: t("discardDrafts"), run: () => void discard() }),
-    );
-  }
-
-  async function publish() {
-    bar.status("saving", t("publishing"));
-    const published = await publishDrafts(url("publish"), drafted.fields, byId)
-      .catch((why: string) => void bar.status("error", why));
-    if (published) {
-      apply(drafted.published(published));
-      const fields = published.map((id) => byId.get(id)?.label ?? id);
-      bar.toast(
-        t("publishedToast", { fields: fields.join(", ") }),
-        [{
-          label: t("viewAsVisitor"),
-          run: () => void open(options.view, "_blank", "noopener"),
-        }],
-      );
-    }
-    render();
-  }
-
-  async function discard() {
-    if (!confirm(t("confirmDiscardDrafts", { n: drafted.size }))) return;
-    for (const id of drafted.fields) {
-      const res = await fetch(url("discard"), {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ field: id } satisfies DiscardBody),
-      }).catch(() => null);
-      if (!res?.ok) {
-        bar.status("error", t("notDiscarded"));
-        return render();
-      }
-      apply(drafted.published([id]));
-    }
-    // Show the published values again.
-    location.reload();
-  }
-
-  // Live: the editor event stream's `published` and `drafts` (other
-  // editors, schedules) come as `cms:published` and `cms:drafts`.
-  type Fields = CustomEvent<{ fields: string[] }>;
-  // The listing below counts unless a `drafts` event (newer, and the full
-  // set) came first.
-  let live = false;
-  const offs = [
-    kit.listen<CustomEvent<{ field: string }>>(
-      document,
-      "cms:saved",
-      ({ detail }) => apply(drafted.saved(detail.field)),
-    ),
-    kit.listen<Fields>(
-      document,
-      "cms:published",
-      ({ detail }) => apply(drafted.published(detail.fields)),
-    ),
-    kit.listen<Fields>(
-      document,
-      "cms:drafts",
-      ({ detail }) => (live = true, apply(drafted.set(detail.fields))),
-    ),
-  ];
-  (async () => {
-    const res = await fetch(url("drafts")).catch(() => null);
-    if (!res?.ok) return;
-    const { drafts } = await res.json() as DraftsListing;
-    if (!live) {
-      apply(drafted.set([...drafted.fields, ...drafts.map((d) => d.field)]));
-    }
-  })();
-
+  const offs = follow(v);
+  list(v);
   return () => {
     offs.forEach((off) => off());
-    removers.forEach((r) => r());
-    paint(drafted.set([]));
+    v.removers.forEach((r) => r());
+    paint(v, v.drafted.set([]));
     document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) =>
       s !== sheet
     );

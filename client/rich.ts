@@ -67,7 +67,8 @@ export interface RichEditor {
   range(): Range | undefined;
   /** Focuses the region and puts its last selection back. */
   restore(): void;
-  /** Shows `panel` under the toolbar buttons (one at a time). */
+  /** Shows `panel` under the toolbar buttons (one at a time); Escape in
+   * it closes it. */
   show(panel: HTMLElement): void;
   /** Hides the panel and gives the region its focus back. */
   close(): void;

@@ -104,6 +104,13 @@ export function createToolbar(ed: RichCore, label: string): (() => void)[] {
   let picked: ((f: File | undefined) => void) | undefined;
   Object.assign(ed, {
     show(panel: HTMLElement) {
+      // Escape closes the panel, and goes no further (in the region it
+      // would revert the field).
+      panel.onkeydown = (e) => {
+        if (e.key !== "Escape") return;
+        e.stopPropagation();
+        ed.close();
+      };
       slot.replaceChildren(panel);
       slot.hidden = false;
     },

@@ -216,6 +216,240 @@ li{display:flex;gap:var(--sp);align-items:center;justify-content:space-between;p
 li .e{margin:0}
 @media(forced-colors:active){input{border:1px solid CanvasText}.e{color:inherit}}`;
 
+const headers = { "Content-Type": "application/json" };
+
+/** The session's parts scheduling works with. */
+interface Scheduler {
+  kit: Kit;
+  bar: EditBar;
+  /** A sibling of the publish endpoint (`drafts`, `schedule`, …). */
+  url(name: string): URL;
+  model: ScheduleModel;
+  fields: ScheduleField[];
+  byId: Map<string, ScheduleField>;
+  editor: string;
+}
+
+/** Marks the regions of fields of a pending schedule (with its time). */
+function paintMarks({ fields, model }: Scheduler) {
+  const marks = model.marks();
+  for (const f of fields) {
+    const s = marks.get(f.id);
+    for (const el of f.els) {
+      if (s) {
+        el.dataset.cmsScheduled = s.at;
+        el.title = scheduleLabel("scheduled", {
+          when: dateTime(Date.parse(s.at)),
+        });
+      } else if (el.dataset.cmsScheduled !== undefined) {
+        delete el.dataset.cmsScheduled;
+        el.removeAttribute("title");
+      }
+    }
+  }
+}
+
+/** Reads the schedules again, and marks their fields. */
+async function refresh(c: Scheduler) {
+  const res = await fetch(c.url("schedule")).catch(() => null);
+  const data = res?.ok && await res.json().catch(() => null);
+  if (!Array.isArray(data?.schedules)) return;
+  c.model.set(data as ScheduleListing);
+  paintMarks(c);
+}
+
+/** This page's drafted fields with the versions the editor sees. */
+async function drafted(
+  { url, byId }: Scheduler,
+): Promise<[string[], Record<string, string>]> {
+  const res = await fetch(url("drafts")).catch(() => null);
+  const data = res?.ok && await res.json().catch(() => null);
+  const drafts: { field: string }[] = data?.drafts ?? [];
+  const ids = drafts.map((d) => d.field).filter((id) => byId.has(id));
+  const versions: Record<string, string> = {};
+  for (const id of ids) {
+    const v = byId.get(id)?.els[0]?.dataset.cmsVersion;
+    if (v) versions[id] = v;
+  }
+  return [[...new Set(ids)], versions];
+}
+
+/** The dialog's form: time picker, what it publishes, buttons, the list. */
+function scheduleForm(h: Kit["h"], drafts: number) {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const time = h("input", {
+    type: "datetime-local",
+    id: "t",
+    value: utcToLocal(defaultTime()),
+    min: utcToLocal(Date.now()),
+  });
+  const error = h("p", { class: "e", role: "alert" });
+  const list = h("ul", {});
+  const submit = h(
+    "button",
+    { type: "submit", class: "p" },
+    scheduleLabel("schedule"),
+  );
+  const close = h("button", { type: "button" }, scheduleLabel("close"));
+  const form = h(
+    "form",
+    { method: "dialog" },
+    h("h2", { id: "h" }, scheduleLabel("title")),
+    h("label", { for: "t" }, scheduleLabel("when", { zone }), time),
+    h(
+      "p",
+      {},
+      drafts
+        ? scheduleLabel("fields", { n: drafts })
+        : scheduleLabel("noDrafts"),
+    ),
+    error,
+    h("div", { class: "a" }, close, submit),
+    h("h3", {}, scheduleLabel("list")),
+    list,
+  );
+  submit.disabled = !drafts;
+  return { time, error, list, submit, close, form };
+}
+
+/** A schedule in the list: when, how many fields, who, why it failed. */
+function scheduleRow(
+  h: Kit["h"],
+  s: ScheduleEntry,
+  cancel: HTMLButtonElement,
+): HTMLElement {
+  const text = scheduleLabel("at", {
+    when: dateTime(Date.parse(s.at)),
+    n: s.fields.length,
+    editor: s.editor,
+  });
+  return h(
+    "li",
+    {},
+    h(
+      "span",
+      {},
+      text,
+      ...(s.reason
+        ? [
+          h("br", {}),
+          h(
+            "span",
+            { class: "e" },
+            scheduleLabel("failed", { reason: s.reason }),
+          ),
+        ]
+        : []),
+    ),
+    cancel,
+  );
+}
+
+/** Cancels (or dismisses) schedule `id`: `null`, or the reason it failed. */
+async function cancelSchedule(c: Scheduler, id: string) {
+  const res = await fetch(c.url("schedule/cancel"), {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ id }),
+  }).catch(() => null);
+  if (res?.ok || res?.status === 404) {
+    c.model.remove(id);
+    paintMarks(c);
+    return null;
+  }
+  return res ? await res.text() : t("offlineReason");
+}
+
+/**
+ * Schedules `body`: `null` when scheduled (marked, and said in the bar),
+ * or the reason it was not.
+ */
+async function sendSchedule(
+  c: Scheduler,
+  body: Exclude<ReturnType<typeof scheduleBody>, string>,
+): Promise<string | null> {
+  const res = await fetch(c.url("publish"), {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+  }).catch(() => null);
+  if (res?.status === 202) {
+    c.model.added(await res.json() as ScheduleAnswer, c.editor);
+    paintMarks(c);
+    c.bar.status(
+      "clean",
+      scheduleLabel("scheduled", { when: dateTime(Date.parse(body.at)) }),
+    );
+    return null;
+  }
+  const reason = res ? await res.text() : t("offlineReason");
+  return scheduleLabel("notScheduled", { reason });
+}
+
+/** Opens the "Publish at…" dialog. */
+async function openSchedule(c: Scheduler) {
+  const { h, isolate } = c.kit;
+  await refresh(c);
+  const [ids, versions] = await drafted(c);
+  const { host, root } = isolate("cms-schedule", THEME, CSS);
+  const { time, error, list, submit, close, form } = scheduleForm(
+    h,
+    ids.length,
+  );
+  const dialog = h("dialog", { class: "k", "aria-labelledby": "h" }, form);
+  root.append(dialog);
+  document.body.append(host);
+
+  function paintList() {
+    list.replaceChildren(
+      ...(c.model.schedules.length ? [] : [h("li", {}, scheduleLabel("none"))]),
+      ...c.model.schedules.map((s) => {
+        const cancel = h(
+          "button",
+          { type: "button" },
+          scheduleLabel(s.state === "failed" ? "dismiss" : "cancel"),
+        );
+        cancel.onclick = async () => {
+          const why = await cancelSchedule(c, s.id);
+          if (why === null) {
+            paintList();
+            submit.focus();
+          } else error.textContent = why;
+        };
+        return scheduleRow(h, s, cancel);
+      }),
+    );
+  }
+  paintList();
+
+  const finish = () => {
+    dialog.close();
+    host.remove();
+  };
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    const body = scheduleBody(ids, versions, time.value);
+    if (typeof body === "string") {
+      error.textContent = scheduleLabel(body);
+      time.setAttribute("aria-invalid", "true");
+      return time.focus();
+    }
+    const why = await sendSchedule(c, body);
+    if (why === null) return finish();
+    error.textContent = why;
+  };
+  close.onclick = finish;
+  dialog.onclose = () => host.remove();
+  dialog.onkeydown = (e) => {
+    if (e.key !== "Escape") return;
+    e.preventDefault();
+    e.stopPropagation();
+    finish();
+  };
+  dialog.showModal();
+  time.focus();
+}
+
 /**
  * Wires scheduling into the session; returns the cleanup. `endpoint` is
  * the publish URL; `drafts`, `schedule` and `schedule/cancel` are its
@@ -233,207 +467,35 @@ export function attachSchedule(
   fields: ScheduleField[],
   editor: string,
 ): () => void {
-  const { h, isolate } = kit;
-  const url = (name: string) => new URL(name, new URL(endpoint, location.href));
-  const headers = { "Content-Type": "application/json" };
-  const model = new ScheduleModel();
-  const byId = new Map(fields.map((f) => [f.id, f]));
+  const c: Scheduler = {
+    kit,
+    bar,
+    url: (name) => new URL(name, new URL(endpoint, location.href)),
+    model: new ScheduleModel(),
+    fields,
+    byId: new Map(fields.map((f) => [f.id, f])),
+    editor,
+  };
   const sheet = kit.sheet(MARK_CSS(scheduleLabel("mark")));
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-
-  function paintMarks() {
-    const marks = model.marks();
-    for (const f of fields) {
-      const s = marks.get(f.id);
-      for (const el of f.els) {
-        if (s) {
-          el.dataset.cmsScheduled = s.at;
-          el.title = scheduleLabel("scheduled", {
-            when: dateTime(Date.parse(s.at)),
-          });
-        } else if (el.dataset.cmsScheduled !== undefined) {
-          delete el.dataset.cmsScheduled;
-          el.removeAttribute("title");
-        }
-      }
-    }
-  }
-
-  async function refresh() {
-    const res = await fetch(url("schedule")).catch(() => null);
-    const data = res?.ok && await res.json().catch(() => null);
-    if (!Array.isArray(data?.schedules)) return;
-    model.set(data as ScheduleListing);
-    paintMarks();
-  }
-
-  /** This page's drafted fields with the versions the editor sees. */
-  async function drafted(): Promise<[string[], Record<string, string>]> {
-    const res = await fetch(url("drafts")).catch(() => null);
-    const data = res?.ok && await res.json().catch(() => null);
-    const drafts: { field: string }[] = data?.drafts ?? [];
-    const ids = drafts.map((d) => d.field).filter((id) => byId.has(id));
-    const versions: Record<string, string> = {};
-    for (const id of ids) {
-      const v = byId.get(id)?.els[0]?.dataset.cmsVersion;
-      if (v) versions[id] = v;
-    }
-    return [[...new Set(ids)], versions];
-  }
-
-  async function open() {
-    await refresh();
-    const [ids, versions] = await drafted();
-    const { host, root } = isolate("cms-schedule", THEME, CSS);
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const time = h("input", {
-      type: "datetime-local",
-      id: "t",
-      value: utcToLocal(defaultTime()),
-      min: utcToLocal(Date.now()),
-    });
-    const error = h("p", { class: "e", role: "alert" });
-    const list = h("ul", {});
-    const submit = h(
-      "button",
-      { type: "submit", class: "p" },
-      scheduleLabel("schedule"),
-    );
-    const close = h("button", { type: "button" }, scheduleLabel("close"));
-    const form = h(
-      "form",
-      { method: "dialog" },
-      h("h2", { id: "h" }, scheduleLabel("title")),
-      h("label", { for: "t" }, scheduleLabel("when", { zone }), time),
-      h(
-        "p",
-        {},
-        ids.length
-          ? scheduleLabel("fields", { n: ids.length })
-          : scheduleLabel("noDrafts"),
-      ),
-      error,
-      h("div", { class: "a" }, close, submit),
-      h("h3", {}, scheduleLabel("list")),
-      list,
-    );
-    submit.disabled = !ids.length;
-    const dialog = h("dialog", { class: "k", "aria-labelledby": "h" }, form);
-    root.append(dialog);
-    document.body.append(host);
-
-    function paintList() {
-      list.replaceChildren(
-        ...(model.schedules.length ? [] : [h("li", {}, scheduleLabel("none"))]),
-        ...model.schedules.map((s) => {
-          const cancel = h(
-            "button",
-            { type: "button" },
-            scheduleLabel(s.state === "failed" ? "dismiss" : "cancel"),
-          );
-          cancel.onclick = async () => {
-            const res = await fetch(url("schedule/cancel"), {
-              method: "POST",
-              headers,
-              body: JSON.stringify({ id: s.id }),
-            }).catch(() => null);
-            if (res?.ok || res?.status === 404) {
-              model.remove(s.id);
-              paintList();
-              paintMarks();
-              submit.focus();
-            } else {
-              error.textContent = res ? await res.text() : t("offlineReason");
-            }
-          };
-          const text = scheduleLabel("at", {
-            when: dateTime(Date.parse(s.at)),
-            n: s.fields.length,
-            editor: s.editor,
-          });
-          return h(
-            "li",
-            {},
-            h(
-              "span",
-              {},
-              text,
-              ...(s.reason
-                ? [
-                  h("br", {}),
-                  h(
-                    "span",
-                    { class: "e" },
-                    scheduleLabel("failed", { reason: s.reason }),
-                  ),
-                ]
-                : []),
-            ),
-            cancel,
-          );
-        }),
-      );
-    }
-    paintList();
-
-    const finish = () => {
-      dialog.close();
-      host.remove();
-    };
-    form.onsubmit = async (e) => {
-      e.preventDefault();
-      const body = scheduleBody(ids, versions, time.value);
-      if (typeof body === "string") {
-        error.textContent = scheduleLabel(body);
-        time.setAttribute("aria-invalid", "true");
-        return time.focus();
-      }
-      const res = await fetch(url("publish"), {
-        method: "POST",
-        headers,
-        body: JSON.stringify(body),
-      }).catch(() => null);
-      if (res?.status === 202) {
-        model.added(await res.json() as ScheduleAnswer, editor);
-        paintMarks();
-        bar.status(
-          "clean",
-          scheduleLabel("scheduled", { when: dateTime(Date.parse(body.at)) }),
-        );
-        return finish();
-      }
-      const reason = res ? await res.text() : t("offlineReason");
-      error.textContent = scheduleLabel("notScheduled", { reason });
-    };
-    close.onclick = finish;
-    dialog.onclose = () => host.remove();
-    dialog.onkeydown = (e) => {
-      if (e.key !== "Escape") return;
-      e.preventDefault();
-      e.stopPropagation();
-      finish();
-    };
-    dialog.showModal();
-    time.focus();
-  }
-
-  const remove = bar.add({ label: t("publishAt"), run: () => void open() });
-  void refresh();
+  const open = () => void openSchedule(c);
+  const remove = bar.add({ label: t("publishAt"), run: open });
+  void refresh(c);
   // A publish elsewhere in the session may settle schedules: look again.
   // A schedule that fired (the event stream's `cms:schedule`) too; one that
   // failed is shown with its reason at once.
   const offs = [
-    kit.listen(document, "cms:saved", () => void refresh()),
+    kit.listen(document, "cms:saved", () => void refresh(c)),
     kit.listen<CustomEvent<ScheduleEventData>>(
       document,
       "cms:schedule",
       async ({ detail }) => {
-        await refresh();
-        const s = model.schedules.find((s) => s.id === detail.id);
+        await refresh(c);
+        const s = c.model.schedules.find((s) => s.id === detail.id);
         if (detail.failed && s?.state === "failed") {
           bar.toast(scheduleLabel("failed", { reason: s.reason ?? "" }), [{
             label: t("publishAt"),
-            run: () => void open(),
+            run: open,
           }]);
         }
       },
@@ -442,8 +504,8 @@ export function attachSchedule(
   return () => {
     remove();
     offs.forEach((off) => off());
-    model.schedules = [];
-    paintMarks();
+    c.model.schedules = [];
+    paintMarks(c);
     document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) =>
       s !== sheet
     );

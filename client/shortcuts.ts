@@ -51,11 +51,6 @@ export function openShortcuts(
     h("div", { class: "a" }, close),
   );
   close.onclick = () => editor.close();
-  panel.onkeydown = (e) => {
-    if (e.key !== "Escape") return;
-    e.stopPropagation();
-    editor.close();
-  };
   editor.show(panel);
   close.focus();
 }

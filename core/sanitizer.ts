@@ -335,7 +335,7 @@ export const SEPARATED_TAGS: readonly string[] = Object.freeze([
 const KEPT = new Set<string>(KEPT_TAGS);
 // What the element hook leaves to DOMPurify at once: kept tags but <img>
 // (judged as a whole), text and comments.
-const FAST_KEPT = new Set<string>([
+const FAST_KEPT = /* @__PURE__ */ new Set<string>([
   ...KEPT_TAGS.filter((tag) => tag !== "img"),
   "#text",
   "#comment",
@@ -463,8 +463,9 @@ export const SANITIZER_POLICY: SanitizerPolicy = Object.freeze({
   // any <body> tag into the one root. Allowing it spares DOMPurify a deep
   // clone of the whole input, and lets the server sanitize a body in place.
   ALLOWED_TAGS: Object.freeze([...KEPT_TAGS, "body"]) as string[],
-  ALLOWED_ATTR: Object.freeze([...new Set([...ATTRS_BY_TAG.values()].flat())])
-    .slice().sort() as string[],
+  ALLOWED_ATTR: Object.freeze(
+    [...new Set([...ATTRS_BY_TAG.values()].flat())].sort(),
+  ) as string[],
   FORBID_CONTENTS: DROPPED_WITH_CONTENT as string[],
   ALLOWED_NAMESPACES: Object.freeze([HTML_NS]) as string[],
   ALLOWED_URI_REGEXP: URI_GATE,
@@ -476,7 +477,6 @@ export const SANITIZER_POLICY: SanitizerPolicy = Object.freeze({
   RETURN_TRUSTED_TYPE: false,
   WHOLE_DOCUMENT: false,
 });
-Object.freeze(SANITIZER_POLICY.ALLOWED_ATTR);
 
 /** Options of {@linkcode createSanitizer}. */
 export interface SanitizerOptions {
@@ -809,8 +809,10 @@ interface InstanceState {
 
 // Attribute names some tag keeps; DOMPurify's `ALLOWED_ATTR` (the same
 // names) removes any other, so the attribute hook need not look at the tag.
-const SOME_TAG_KEEPS = new Set<string>(SANITIZER_POLICY.ALLOWED_ATTR);
-const LINK_ATTRS = ATTR_SETS.get("a");
+const SOME_TAG_KEEPS = /* @__PURE__ */ new Set<string>(
+  SANITIZER_POLICY.ALLOWED_ATTR,
+);
+const LINK_ATTRS = /* @__PURE__ */ ATTR_SETS.get("a");
 // A `<pre>` element comes only from a `<pre` start tag in the markup.
 const PRE_TAG = /<pre/i;
 

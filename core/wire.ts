@@ -307,7 +307,7 @@ export interface StatusCodes {
  * res.status === Status.NoContent; // true
  * ```
  */
-export const Status: StatusCodes = Object.freeze({
+export const Status: StatusCodes = /* @__PURE__ */ Object.freeze({
   OK: 200,
   NoContent: 204,
   BadRequest: 400,
