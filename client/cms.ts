@@ -6,12 +6,12 @@
  * @module
  */
 
-import { addressReader } from "../core/address.ts";
+import { addressReader, type FieldAddress } from "../core/address.ts";
 import { type BarAction, createBar, type EditBar } from "./bar.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
 import { type Labels, type Language, t, useLabels } from "./labels.ts";
-import { fieldLabel, findMarkers, type Marker } from "./markers.ts";
+import { fieldLabel, type Marker, readMarker } from "./markers.ts";
 import { createModel, type Field, type Model } from "./model.ts";
 import { makePlain, plainEvents } from "./regions.ts";
 import { type ImageRegions, imageRegions } from "./image_regions.ts";
@@ -32,9 +32,16 @@ export interface MountOptions extends Partial<CmsConfig> {
 
 /** A mounted editing session. */
 export interface CmsHandle {
-  /** Number of fields (duplicate markers count once). 0 when nothing mounted. */
+  /**
+   * Number of fields (duplicate markers count once): all of them once
+   * `ready` resolved. 0 when nothing is mounted.
+   */
   readonly fields: number;
-  /** Resolves once regions, rich editors and restored drafts are in place. */
+  /**
+   * Resolves once every region, rich editor and restored draft is in place.
+   * The page answers input before: a first input makes every region
+   * editable at once.
+   */
   readonly ready: Promise<void>;
   /** Saves every changed field; resolves when all requests are answered. */
   save(): Promise<void>;
@@ -107,89 +114,107 @@ function regionOf(s: Session, target: EventTarget | null) {
 /**
  * Starts editing the page's markers (this chunk is loaded by `mountCms` only
  * when the page has a marker). `table` is the shipped table that
- * `options.labels` named, loaded by the entry. Returns `null` when no marker
- * is valid.
+ * `options.labels` named, loaded by the entry.
+ *
+ * The mount itself only listens for the first input: the session opens
+ * (config, model, edit bar, listeners) and the markers become regions in
+ * the next tasks (see {@linkcode activate}), or at once at a first input.
+ * When no marker is valid, the session ends itself once that is known
+ * (`fields` stays 0).
  */
 export function mount(
   kit: Kit,
   options: MountOptions,
   table?: Labels,
-): CmsHandle | null {
-  const found = findMarkers();
-  const lists = document.querySelector("[data-cms-list]");
-  if (!found.length && !lists) return null;
-  useLabels(
-    table ?? (typeof options.labels === "object" ? options.labels : {}),
-  );
-  const cfg = readConfig(options);
-  // The session is filled in below; the model calls back into it only
-  // after mount (paint at an edit, ask at a 409).
+): CmsHandle {
   const s = {
     kit,
-    cfg,
     cleanups: [],
     alive: true,
     drafts: 0,
+    list: [],
   } as unknown as Session;
-  s.model = createSessionModel(s, found, options.concurrency);
-  s.list = s.model.fields as PageField[];
-  linkRegions(s, found);
-  s.bar = createBar(kit, cfg.editor, barActions(s));
-  s.render = renderer(s);
   s.unmount = () => unmount(s);
-  s.images = sessionImages(s);
-  // Draft mode: draft marks, Publish and Discard (a lazy chunk).
-  if (cfg.publish) {
-    import("./publish.ts").then((m) => {
-      if (s.alive) {
-        s.cleanups.push(m.attachPublish(kit, s.bar, {
-          endpoint: cfg.publish,
-          view: cfg.exit,
-          fields: s.list.map((f) => ({
-            id: f.id,
-            els: f.els,
-            label: fieldLabel(f.field, f.els[0]),
-          })),
-          drafts(n) {
-            s.drafts = n;
-            s.render();
-          },
-        }));
-      }
-    });
-    // Publish at…, scheduled marks and the schedules (a lazy chunk).
-    import("./schedule.ts").then((m) => {
-      if (s.alive) {
-        s.cleanups.push(
-          m.attachSchedule(kit, s.bar, cfg.publish, s.list, cfg.editor),
-        );
-      }
-    });
-  }
-  if (cfg.events) attachPresence(s, cfg.events);
-  const rich = makeRegions(s);
-  s.cleanups.push(...regionListeners(s));
-  const ready = startEditors(
-    s,
-    rich,
-    lists &&
-      import("./list.ts").then((m) =>
-        s.alive &&
-        s.cleanups.push(m.attachLists(kit, s.model, makePlain, addressReader()))
-      ),
+  const ready = startEditors(s, activate(s, () => open(s, options, table)));
+  void attachFeatures(s, ready);
+  return {
+    get fields() {
+      return s.list.length;
+    },
+    ready,
+    save: () => ready.then(() => s.model?.save()),
+    unmount: s.unmount,
+  };
+}
+
+/** Opens the session: labels, config, model, edit bar and listeners. */
+function open(s: Session, options: MountOptions, table?: Labels): void {
+  useLabels(
+    table ?? (typeof options.labels === "object" ? options.labels : {}),
   );
-  // Locales: switcher, untranslated marks and count (a lazy chunk), once
-  // every field (lists too) is in the model.
-  if (cfg.locale && cfg.locales.length) {
-    Promise.all([ready, import("./locales.ts")]).then(([, m]) =>
-      s.alive && s.cleanups.push(
-        m.attachLocales(kit, s.bar, s.model, s.list, cfg.locale, cfg.locales),
-      )
+  const cfg = s.cfg = readConfig(options);
+  // The model calls back into the session only after an edit or a 409.
+  s.model = createSessionModel(s, options.concurrency);
+  s.list = s.model.fields as PageField[];
+  s.bar = createBar(s.kit, cfg.editor, barActions(s));
+  s.render = renderer(s);
+  s.images = sessionImages(s);
+  s.cleanups.push(...regionListeners(s));
+  renderBarNow(s);
+}
+
+/**
+ * The lazy chunks of the features the page config asks for, attached once
+ * every field is in the model: draft mode (draft marks, Publish and
+ * Discard; Publish at… and the schedules), presence and live changes, and
+ * locales (switcher, untranslated marks and count).
+ */
+async function attachFeatures(
+  s: Session,
+  ready: Promise<void>,
+): Promise<void> {
+  await ready;
+  if (!s.alive) return;
+  const { kit, cfg, bar } = s;
+  const when = <M>(chunk: Promise<M>, use: (m: M) => () => void) =>
+    chunk.then((m) => s.alive && s.cleanups.push(use(m)));
+  if (cfg.publish) {
+    when(import("./publish.ts"), (m) =>
+      m.attachPublish(kit, bar, {
+        endpoint: cfg.publish,
+        view: cfg.exit,
+        fields: s.list.map((f) => ({
+          id: f.id,
+          els: f.els,
+          label: fieldLabel(f.field, f.els[0]),
+        })),
+        drafts(n) {
+          s.drafts = n;
+          s.render();
+        },
+      }));
+    when(
+      import("./schedule.ts"),
+      (m) => m.attachSchedule(kit, bar, cfg.publish, s.list, cfg.editor),
     );
   }
-  renderBarNow(s);
-  const save = () => s.model.save();
-  return { fields: s.list.length, ready, save, unmount: s.unmount };
+  if (cfg.events) {
+    when(import("./presence_view.ts"), (m) =>
+      m.attachPresence(
+        kit,
+        bar,
+        cfg.events,
+        s.model,
+        (id) => fieldOf(s, id)?.els ?? [],
+      ));
+  }
+  if (cfg.locale && cfg.locales.length) {
+    when(
+      import("./locales.ts"),
+      (m) =>
+        m.attachLocales(kit, bar, s.model, s.list, cfg.locale, cfg.locales),
+    );
+  }
 }
 
 /** The image regions of the session: an upload's URL becomes an edit. */
@@ -213,38 +238,9 @@ function sessionImages(s: Session): ImageRegions {
   });
 }
 
-/** Presence and live changes (a lazy chunk), when the host serves events. */
-function attachPresence(s: Session, endpoint: string): void {
-  import("./presence_view.ts").then((m) => {
-    if (!s.alive) return;
-    s.cleanups.push(
-      m.attachPresence(
-        s.kit,
-        s.bar,
-        endpoint,
-        s.model,
-        (id) => fieldOf(s, id)?.els ?? [],
-      ),
-    );
-  });
-}
-
 /** The model of the session: saves through the save endpoint. */
-function createSessionModel(
-  s: Session,
-  found: Marker[],
-  concurrency?: number,
-): Model {
-  // The model keeps one field per address: the first marker becomes the
-  // field (no copy, no second map: mount is on the hot path).
-  const values = found.map(({ el, image, rich }) =>
-    image
-      ? el.getAttribute("src") ?? ""
-      : rich
-      ? el.innerHTML.trim()
-      : el.textContent ?? ""
-  );
-  return createModel(found, values, {
+function createSessionModel(s: Session, concurrency?: number): Model {
+  return createModel([], [], {
     async send(body) {
       const r = await saveField(s.cfg.save, body);
       if (!r.status) {
@@ -258,22 +254,6 @@ function createSessionModel(
     onChange: (f) => paint(s, f as PageField),
     onConflict: (f) => void ask(s, f as PageField),
   });
-}
-
-/** Gives each field its regions, in page order. */
-function linkRegions(s: Session, found: Marker[]): void {
-  for (let i = 0, n = found.length; i < n; i++) {
-    (found[i] as PageField).els = [found[i].el];
-  }
-  // As many fields as markers: no address is marked twice.
-  if (s.list.length === found.length) return;
-  for (const marker of found) {
-    const f = fieldOf(s, marker.id);
-    if (f === marker) continue;
-    if (f.rich !== marker.rich || f.image !== marker.image) {
-      console.warn("cms: duplicate marker of another kind", marker.el);
-    } else f.els.push(marker.el);
-  }
 }
 
 /** The edit bar's buttons. */
@@ -400,39 +380,109 @@ function done(s: Session): void {
 function unmount(s: Session): void {
   if (!s.alive) return;
   s.alive = false;
-  s.model.destroy();
+  s.model?.destroy();
   s.unguard = void s.unguard?.();
   for (const fn of s.cleanups.splice(0).reverse()) fn();
   const marks = s.kit.sheet(MARKS);
   document.adoptedStyleSheets = document.adoptedStyleSheets.filter((x) =>
     x !== marks
   );
-  s.images.close();
+  s.images?.close();
   for (const f of s.list) {
     f.editors?.forEach((e) => e?.destroy());
     f.els.forEach((el) => markRegion(el));
   }
-  s.bar.destroy();
+  s.bar?.destroy();
+}
+
+/** Work per slice of the activation, in ms: a frame keeps time to paint. */
+const SLICE = 8;
+
+/** Input that needs the session now: the activation finishes first. */
+const URGENT = ["mousedown", "keydown", "dragenter"];
+
+/**
+ * Activates the page's markers, idle until urgent: the first slice opens
+ * the session (`open`), then each valid marker becomes a region of its
+ * field (the first marker of an address makes the field; its content is
+ * the stored value), plain regions editable, image regions buttons. Slices
+ * of {@linkcode SLICE} ms run in the tasks after the mount, so a long page
+ * never blocks it; the first input on the page (capture listeners, added
+ * before any other) runs the rest at once, before its own handling.
+ * Resolves to the rich regions (their editors are a lazy chunk) once every
+ * marker is read, or at unmount.
+ */
+function activate(
+  s: Session,
+  open: () => void,
+): Promise<[PageField, number][]> {
+  const rich: [PageField, number][] = [];
+  const parse = addressReader();
+  let els: NodeListOf<HTMLElement> | undefined, next = 0;
+  let finish!: (r: [PageField, number][]) => void;
+  const done = new Promise<[PageField, number][]>((r) => finish = r);
+  const run = (budget: number) => {
+    clearTimeout(timer);
+    const end = performance.now() + budget, plain: HTMLElement[] = [];
+    if (!els) {
+      open();
+      els = document.querySelectorAll<HTMLElement>("[data-cms-field]");
+    }
+    for (const n = els.length; next < n;) {
+      addRegion(s, els[next++], parse, plain, rich);
+      if (!(next & 63) && performance.now() > end) break;
+    }
+    s.cleanups.push(makePlain(plain));
+    if (next < els.length) timer = setTimeout(run, 0, SLICE);
+    else stop();
+  };
+  let timer = setTimeout(run, 0, SLICE);
+  const offs = URGENT.map((type) =>
+    s.kit.listen(document, type, () => run(Infinity), true)
+  );
+  const stop = () => {
+    clearTimeout(timer);
+    offs.forEach((off) => off());
+    finish(rich);
+  };
+  s.cleanups.push(stop);
+  return done;
 }
 
 /**
- * Makes the plain regions editable and the image regions buttons; returns
- * the rich regions (their editors are a lazy chunk).
+ * Makes marker `el` a region: of a new field, or of its address's field
+ * (a duplicate shows and edits the same value). A malformed marker, or a
+ * duplicate of another kind, gets a console warning and stays as it is.
  */
-function makeRegions(s: Session): [PageField, number][] {
-  const rich: [PageField, number][] = [];
-  const plain: HTMLElement[] = [];
-  for (const f of s.list) {
-    const { els } = f;
-    for (let i = 0; i < els.length; i++) {
-      if (f.rich) rich.push([f, i]);
-      else if (f.image) {
-        s.cleanups.push(s.images.add(els[i] as HTMLImageElement));
-      } else plain.push(els[i]);
-    }
+function addRegion(
+  s: Session,
+  el: HTMLElement,
+  parse: (text: string) => FieldAddress | string,
+  plain: HTMLElement[],
+  rich: [PageField, number][],
+): void {
+  const m = readMarker(el, parse);
+  if (typeof m === "string") {
+    return console.warn(`cms: malformed marker (${m})`, el);
   }
-  s.cleanups.push(makePlain(plain));
-  return rich;
+  let f = fieldOf(s, m.id);
+  if (!f) {
+    f = s.model.add(
+      m,
+      m.image
+        ? el.getAttribute("src") ?? ""
+        : m.rich
+        ? el.innerHTML.trim()
+        : el.textContent ?? "",
+    ) as PageField;
+    f.els = [];
+  } else if (f.rich !== m.rich || f.image !== m.image) {
+    return console.warn("cms: duplicate marker of another kind", el);
+  }
+  const i = f.els.push(el) - 1;
+  if (f.rich) rich.push([f, i]);
+  else if (f.image) s.cleanups.push(s.images.add(el as HTMLImageElement));
+  else plain.push(el);
 }
 
 /** One set of delegated listeners for all regions; returns the removers. */
@@ -499,20 +549,28 @@ function onKey(s: Session, k: KeyboardEvent): void {
   }
 }
 
-/** Loads the rich editors (a lazy chunk), then restores stored drafts. */
+/**
+ * Once the markers are active: the lists (a lazy chunk), the rich editors
+ * (another), then the stored drafts. A page without a valid marker or list
+ * ends the session.
+ */
 async function startEditors(
   s: Session,
-  rich: [PageField, number][],
-  lists: Promise<unknown> | null,
+  activated: Promise<[PageField, number][]>,
 ): Promise<void> {
-  const { cfg, model } = s;
+  const rich = await activated;
   // List fields join the model before drafts are restored.
-  await lists;
+  const m = document.querySelector("[data-cms-list]") &&
+    await import("./list.ts");
+  if (!s.alive) return;
+  const { kit, cfg, model } = s;
+  if (m) s.cleanups.push(m.attachLists(kit, model, makePlain, addressReader()));
+  if (!s.list.length) return s.unmount();
   if (rich.length) {
     const { attachRich } = await import("./rich.ts");
     if (!s.alive) return;
     for (const [f, i] of rich) {
-      (f.editors ??= [])[i] = attachRich(s.kit, f.els[i], {
+      (f.editors ??= [])[i] = attachRich(kit, f.els[i], {
         media: cfg.media,
         mediaBase: cfg.mediaBase || undefined,
         label: f.field,

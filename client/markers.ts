@@ -69,27 +69,6 @@ export function readMarker(
 }
 
 /**
- * Finds and parses all marker elements of the page, in document order.
- * Malformed markers get a console warning with the reason and are skipped.
- */
-export function findMarkers(): Marker[] {
-  const out: Marker[] = [];
-  const parse = addressReader();
-  // Indexed: a NodeList's iterator costs more than the rest of the loop.
-  const els = document.querySelectorAll<HTMLElement>("[data-cms-field]");
-  for (let i = 0, n = els.length; i < n; i++) {
-    const el = els[i];
-    const marker = readMarker(el, parse);
-    if (typeof marker === "string") {
-      console.warn(`cms: malformed marker (${marker})`, el);
-    } else {
-      out.push(marker);
-    }
-  }
-  return out;
-}
-
-/**
  * The name people read for a field: the region's `data-cms-label` (the
  * declared `label`, rendered by the host), else its field name in words
  * ("heroTitle" → "Hero title"); a list item adds its number from 1

@@ -122,9 +122,10 @@ export function mountCms(options: MountOptions = {}): CmsHandle {
     table?: import("./labels.ts").Labels,
   ) => {
     loaded = m;
-    if (!stopped) session = m.mount(kit, options, table);
-    if (!session) forget();
-    return session?.ready;
+    if (stopped) return forget();
+    const started = session = m.mount(kit, options, table);
+    // No valid marker: the session ended itself.
+    return started.ready.then(() => void (started.fields || forget()));
   };
   // Once loaded, later mounts (after an unmount) start synchronously.
   handle.ready = options.labels === "de"

@@ -471,6 +471,82 @@ clientSiteTest(
       },
     );
 
+    await t.step(
+      "the mount touches no marker; a first input activates every region",
+      async () => {
+        const page = await browser.newPage();
+        await page.goto(site.url + "/?manual");
+        const result = await page.evaluate(async () => {
+          const w = globalThis as unknown as PageGlobals;
+          const editable = () =>
+            document.querySelectorAll("[contenteditable]").length;
+          // The session chunk loaded first: the mount is then synchronous.
+          const warm = w.cms.mountCms();
+          await warm.ready;
+          warm.unmount();
+          const handle = w.cms.mountCms();
+          const atMount = {
+            editable: editable(),
+            bars: document.querySelectorAll("cms-edit-bar").length,
+            fields: handle.fields,
+          };
+          // An input before any slice ran: the whole activation, first.
+          const h1 = document.querySelector("h1")!;
+          let atInput = false;
+          h1.addEventListener("mousedown", () => {
+            atInput = h1.isContentEditable;
+          }, { once: true });
+          h1.dispatchEvent(new MouseEvent("mousedown", { bubbles: true }));
+          const afterInput = {
+            atInput,
+            editable: editable(),
+            bars: document.querySelectorAll("cms-edit-bar").length,
+            fields: handle.fields,
+          };
+          await handle.ready;
+          handle.unmount();
+          return { atMount, afterInput };
+        });
+        assert.deepEqual(result, {
+          atMount: { editable: 0, bars: 0, fields: 0 },
+          // title (h1 and #copy), subtitle, features.0, features.1
+          afterInput: { atInput: true, editable: 5, bars: 1, fields: 4 },
+        });
+        await page.close();
+      },
+    );
+
+    await t.step("a click right after the mount edits and saves", async () => {
+      const page = await browser.newPage();
+      await page.goto(site.url + "/?manual");
+      await stubDialogs(page);
+      site.saves.length = 0;
+      // Not waiting for `ready`: the click may come before the slices.
+      await page.evaluate(() => {
+        const w = globalThis as unknown as PageGlobals;
+        w.cmsHandle = w.cms.mountCms();
+      });
+      await page.click("p");
+      await page.type("!");
+      const saved = await page.evaluate(async () => {
+        const w = globalThis as unknown as PageGlobals;
+        await w.cmsHandle.ready;
+        await w.cmsHandle.save();
+        return document.querySelector("p")!.textContent;
+      });
+      assert.match(saved!, /!/);
+      assert.equal((await site.store.get("pages", "home"))?.subtitle, saved);
+      assert.deepEqual(site.saves.map((c) => [c.body.field, c.status]), [
+        ["subtitle", 204],
+      ]);
+      site.saves.length = 0;
+      await site.store.update("pages", "home", (r) => ({
+        ...r!,
+        subtitle: SEED["pages:home"].subtitle,
+      }));
+      await page.close();
+    });
+
     await t.step("Done asks when dirty, then leaves edit mode", async () => {
       const page = await open(browser, site);
       await typeInto(page, "h1", "Z");
