@@ -17,6 +17,7 @@ import {
 } from "./image_worst.ts";
 import { GOALS as sizeGoals, run as clientSize } from "./client_size.ts";
 import { GOAL as MOUNT_GOAL, run as clientMount } from "./client_mount.ts";
+import { run as clientTransfer } from "./client_transfer.ts";
 import { run as clientSave } from "./client_save.ts";
 import { run as telemetryBench } from "./telemetry.ts";
 import { run as historyBench } from "./history.ts";
@@ -162,6 +163,48 @@ rows.push(
     )
   ),
 );
+
+// The same goals as the browser loads the files from the real handler.
+const wire = await clientTransfer();
+for (const s of wire.sessions) {
+  const gz = s.coding === "gzip";
+  rows.push(
+    row(
+      `client on the wire (${s.coding}): entry`,
+      kib(s.entry),
+      "goal 2 KiB gz",
+      s.entry / sizeGoals.entry,
+      gz ? 1 : undefined,
+    ),
+    row(
+      `client on the wire (${s.coding}): editing a page with a rich region`,
+      kib(s.editing),
+      "goal 20 KiB gz",
+      s.editing / sizeGoals.editing,
+      gz ? 1 : undefined,
+    ),
+    ...s.panels.map((p) =>
+      row(
+        `client on the wire (${s.coding}): opening the ${p.name} panel`,
+        kib(p.encoded),
+        "goal 4 KiB gz",
+        p.encoded / sizeGoals.panel,
+        gz ? 1 : undefined,
+      )
+    ),
+  );
+}
+for (const s of wire.served) {
+  rows.push(
+    row(
+      `client as served (${s.coding}): the editor, every file but opt-in`,
+      kib(s.editor),
+      `goal 30 KiB gz (all files ${kib(s.all)})`,
+      s.editor / sizeGoals.editor,
+      s.coding === "gzip" ? 1 : undefined,
+    ),
+  );
+}
 
 const first = await firstSave();
 rows.push(

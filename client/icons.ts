@@ -9,7 +9,6 @@ export type IconName =
   | "bold"
   | "italic"
   | "link"
-  | "heading"
   | "list"
   | "ordered"
   | "image"
@@ -20,7 +19,6 @@ export type IconName =
   | "done"
   | "close"
   | "code"
-  | "quote"
   | "keys";
 
 const PATHS: Record<IconName, string> = {
@@ -28,7 +26,6 @@ const PATHS: Record<IconName, string> = {
   italic: "M10 5h8M6 19h8M14 5l-4 14",
   link:
     "M10 14a4 4 0 0 0 6 0l3-3a4 4 0 0 0-6-6l-1 1m2 4a4 4 0 0 0-6 0l-3 3a4 4 0 0 0 6 6l1-1",
-  heading: "M6 5v14M18 5v14M6 12h12",
   list: "M9 6h11M9 12h11M9 18h11M4 6h1M4 12h1M4 18h1",
   ordered: "M10 6h10M10 12h10M10 18h10M4 5l1-1v5M4 15h2l-2 3h2",
   image: "M4 5h16v14H4zm0 11 4-4 4 4 3-3 5 5M15 9h.01",
@@ -39,7 +36,6 @@ const PATHS: Record<IconName, string> = {
   done: "M5 12l5 5L19 7",
   close: "M6 6l12 12M18 6 6 18",
   code: "M8 7l-5 5 5 5M16 7l5 5-5 5",
-  quote: "M6 7h4v4l-2 6M14 7h4v4l-2 6",
   keys: "M3 6h18v12H3zM7 10h0M11 10h0M15 10h0M7 14h10",
 };
 

@@ -1,130 +1,131 @@
 /**
  * The German label table, a lazy chunk loaded by `mountCms({ labels: "de" })`.
- * Typed as a complete {@linkcode Labels} table: a key added to the English
- * table without its German text is a type error.
+ * The texts are listed in the order of the English table's keys (each line
+ * names its key in a comment) and paired with those keys when the chunk
+ * loads, so the chunk does not ship the keys a second time;
+ * `tests/labels_test.ts` checks the count and that every comment names the
+ * key at its place.
  *
  * @module
  */
 
-import type { Labels } from "./labels.ts";
+import { en, type Labels } from "./labels.ts";
+
+/** German texts, in the order of the keys of {@linkcode en}. */
+const TEXTS = [
+  "de", // lang
+  "Bearbeitungsleiste", // bar
+  "Speichern", // save
+  "Speichern (Strg+S)", // saveHint
+  "Einstellungen", // settings
+  "Verlauf", // history
+  "Fertig", // done
+  "Verwerfen", // discard
+  "Eintrag nach oben", // listUp
+  "Eintrag nach unten", // listDown
+  "Eintrag entfernen", // listRemove
+  "Eintrag hinzufügen", // listAdd
+  "Aktionen für Listeneinträge", // listBar
+  "OK", // ok
+  "Alle Änderungen gespeichert", // clean
+  "{n} unveröffentlichte Änderung|{n} unveröffentlichte Änderungen", // unpublished
+  "Alle Änderungen gespeichert. {n} nicht unterstütztes Element wurde entfernt.|Alle Änderungen gespeichert. {n} nicht unterstützte Elemente wurden entfernt.", // cleanRemoved
+  "{n} ungespeicherte Änderung|{n} ungespeicherte Änderungen", // unsaved
+  "Wird gespeichert…", // saving
+  "Offline: Änderungen bleiben hier erhalten", // offline
+  "Nicht gespeichert: {reason}", // notSaved
+  "Nicht gespeichert: {reason}. Neuer Versuch {when}.", // retrying
+  "{n} ungespeicherte Änderung wiederhergestellt.|{n} ungespeicherte Änderungen wiederhergestellt.", // restored
+  "Ungespeicherte Änderungen verwerfen?", // confirmDiscard
+  "Server nicht erreichbar", // unreachable
+  "offline", // offlineReason
+  "anderswo geändert", // changedElsewhere
+  "„{field}“ wurde anderswo geändert", // conflict
+  "Ihre Fassung", // yours
+  "Gespeichert", // stored
+  "Meine behalten", // keepMine
+  "Gespeicherte übernehmen", // useStored
+  "Formatierter Text", // richText
+  "Formatierung: {label}", // formatting
+  "Fett", // bold
+  "Kursiv", // italic
+  "Link", // link
+  "Code im Text", // inlineCode
+  "Absatzformat", // blockType
+  "Absatz", // paragraph
+  "Überschrift 2", // heading2
+  "Überschrift 3", // heading3
+  "Überschrift 4", // heading4
+  "Zitat", // quote
+  "Codeblock", // codeBlock
+  "Tastenkürzel", // shortcuts
+  "Feld zurücksetzen", // revertField
+  "Aufzählung", // bulleted
+  "Nummerierte Liste", // numbered
+  "Bild einfügen", // image
+  "Rückgängig", // undo
+  "Wiederholen", // redo
+  "Fortschritt des Hochladens", // uploadProgress
+  "{name} wird hochgeladen…", // uploading
+  "Hochladen fehlgeschlagen: {reason}", // uploadFailed
+  "Adresse", // linkUrl
+  "Text", // linkText
+  "In neuem Tab öffnen", // newTab
+  "Übernehmen", // apply
+  "Entfernen", // remove
+  "Abbrechen", // cancel
+  "Bitte eine Adresse eingeben.", // linkEmpty
+  "Erlaubt sind https://-, mailto:- und tel:-Adressen oder ein Pfad dieser Website.", // linkBad
+  "Bild", // imageTools
+  "Ersetzen", // replace
+  "Alternativtext", // altText
+  "Bild beschreiben", // altTitle
+  "Beschreiben Sie, was das Bild zeigt, für Menschen, die es nicht sehen.", // altHelp
+  "Dekorativ: keine Beschreibung nötig", // decorative
+  "Beschreiben Sie das Bild oder markieren Sie es als dekorativ.", // altNeeded
+  "Einfügen", // insert
+  "{n} Bild ohne Alternativtext|{n} Bilder ohne Alternativtext", // missingAlt
+  "Sprache: {name}", // locale
+  "{n} Feld noch nicht übersetzt|{n} Felder noch nicht übersetzt", // untranslated
+  "Noch nicht übersetzt: zeigt {name}", // notTranslated
+  "Aus {name} übernehmen", // copyFrom
+  "Bild ändern", // changeImage
+  "Oder ein Bild darauf ziehen.", // dropImage
+  "Kein Bild", // notImage
+  "Veröffentlichen ({n})", // publish
+  "Entwürfe verwerfen", // discardDrafts
+  "Wird veröffentlicht…", // publishing
+  "Veröffentlicht: {fields}.", // publishedToast
+  "Als Besucher ansehen", // viewAsVisitor
+  "Nicht veröffentlicht: anderswo geändert; bitte neu laden", // notPublishedConflict
+  "Nicht veröffentlicht: {reason}", // notPublished
+  "Nicht verworfen", // notDiscarded
+  "{n} unveröffentlichte Änderung verwerfen?|{n} unveröffentlichte Änderungen verwerfen?", // confirmDiscardDrafts
+  "Entwurf", // draftMark
+  "Verlauf: {field}", // historyOf
+  "Wird geladen…", // loading
+  "Schließen", // close
+  "Noch kein Verlauf.", // noHistory
+  "Aktuell", // current
+  "Wiederherstellen", // restore
+  "Die Fassung vom {when} wiederherstellen", // restoreAt
+  "Wird wiederhergestellt…", // restoring
+  "Diese Version wiederherstellen", // restoreThis
+  "Zurück", // back
+  "Was die Version vom {when} ändert:", // restorePreview
+  "{n} Wort|{n} Wörter", // words
+  "{n} Zeichen|{n} Zeichen", // characters
+  "vor dem Verlauf", // beforeHistory
+  "(leer)", // empty
+  "Verlauf nicht verfügbar: {reason}", // historyUnavailable
+  "{name} ist hier", // here
+  "{name} bearbeitet", // editing
+  "{name} hat dieses Feld gespeichert", // savedBy
+  "Veröffentlichen um…", // publishAt
+  "Aus der Mediathek wählen", // fromLibrary
+];
 
 /** German labels. */
-export const de: Labels = {
-  lang: "de",
-  bar: "Bearbeitungsleiste",
-  save: "Speichern",
-  saveHint: "Speichern (Strg+S)",
-  settings: "Einstellungen",
-  history: "Verlauf",
-  done: "Fertig",
-  discard: "Verwerfen",
-  listUp: "Eintrag nach oben",
-  listDown: "Eintrag nach unten",
-  listRemove: "Eintrag entfernen",
-  listAdd: "Eintrag hinzufügen",
-  listBar: "Aktionen für Listeneinträge",
-  ok: "OK",
-  clean: "Alle Änderungen gespeichert",
-  unpublished:
-    "{n} unveröffentlichte Änderung|{n} unveröffentlichte Änderungen",
-  cleanRemoved:
-    "Alle Änderungen gespeichert. {n} nicht unterstütztes Element wurde entfernt.|Alle Änderungen gespeichert. {n} nicht unterstützte Elemente wurden entfernt.",
-  unsaved: "{n} ungespeicherte Änderung|{n} ungespeicherte Änderungen",
-  saving: "Wird gespeichert…",
-  offline: "Offline: Änderungen bleiben hier erhalten",
-  notSaved: "Nicht gespeichert: {reason}",
-  retrying: "Nicht gespeichert: {reason}. Neuer Versuch {when}.",
-  restored:
-    "{n} ungespeicherte Änderung wiederhergestellt.|{n} ungespeicherte Änderungen wiederhergestellt.",
-  confirmDiscard: "Ungespeicherte Änderungen verwerfen?",
-  unreachable: "Server nicht erreichbar",
-  offlineReason: "offline",
-  changedElsewhere: "anderswo geändert",
-  conflict: "„{field}“ wurde anderswo geändert",
-  yours: "Ihre Fassung",
-  stored: "Gespeichert",
-  keepMine: "Meine behalten",
-  useStored: "Gespeicherte übernehmen",
-  richText: "Formatierter Text",
-  formatting: "Formatierung: {label}",
-  bold: "Fett",
-  italic: "Kursiv",
-  link: "Link",
-  inlineCode: "Code im Text",
-  blockType: "Absatzformat",
-  paragraph: "Absatz",
-  heading2: "Überschrift 2",
-  heading3: "Überschrift 3",
-  heading4: "Überschrift 4",
-  quote: "Zitat",
-  codeBlock: "Codeblock",
-  shortcuts: "Tastenkürzel",
-  revertField: "Feld zurücksetzen",
-  bulleted: "Aufzählung",
-  numbered: "Nummerierte Liste",
-  image: "Bild einfügen",
-  undo: "Rückgängig",
-  redo: "Wiederholen",
-  uploadProgress: "Fortschritt des Hochladens",
-  uploading: "{name} wird hochgeladen…",
-  uploadFailed: "Hochladen fehlgeschlagen: {reason}",
-  linkUrl: "Adresse",
-  linkText: "Text",
-  newTab: "In neuem Tab öffnen",
-  apply: "Übernehmen",
-  remove: "Entfernen",
-  cancel: "Abbrechen",
-  linkEmpty: "Bitte eine Adresse eingeben.",
-  linkBad:
-    "Erlaubt sind https://-, mailto:- und tel:-Adressen oder ein Pfad dieser Website.",
-  imageTools: "Bild",
-  replace: "Ersetzen",
-  altText: "Alternativtext",
-  altTitle: "Bild beschreiben",
-  altHelp:
-    "Beschreiben Sie, was das Bild zeigt, für Menschen, die es nicht sehen.",
-  decorative: "Dekorativ: keine Beschreibung nötig",
-  altNeeded: "Beschreiben Sie das Bild oder markieren Sie es als dekorativ.",
-  insert: "Einfügen",
-  missingAlt: "{n} Bild ohne Alternativtext|{n} Bilder ohne Alternativtext",
-  locale: "Sprache: {name}",
-  untranslated: "{n} Feld noch nicht übersetzt|{n} Felder noch nicht übersetzt",
-  notTranslated: "Noch nicht übersetzt: zeigt {name}",
-  copyFrom: "Aus {name} übernehmen",
-  changeImage: "Bild ändern",
-  dropImage: "Oder ein Bild darauf ziehen.",
-  notImage: "Kein Bild",
-  publish: "Veröffentlichen ({n})",
-  discardDrafts: "Entwürfe verwerfen",
-  publishing: "Wird veröffentlicht…",
-  publishedToast: "Veröffentlicht: {fields}.",
-  viewAsVisitor: "Als Besucher ansehen",
-  notPublishedConflict:
-    "Nicht veröffentlicht: anderswo geändert; bitte neu laden",
-  notPublished: "Nicht veröffentlicht: {reason}",
-  notDiscarded: "Nicht verworfen",
-  confirmDiscardDrafts:
-    "{n} unveröffentlichte Änderung verwerfen?|{n} unveröffentlichte Änderungen verwerfen?",
-  draftMark: "Entwurf",
-  historyOf: "Verlauf: {field}",
-  loading: "Wird geladen…",
-  close: "Schließen",
-  noHistory: "Noch kein Verlauf.",
-  current: "Aktuell",
-  restore: "Wiederherstellen",
-  restoreAt: "Die Fassung vom {when} wiederherstellen",
-  restoring: "Wird wiederhergestellt…",
-  restoreThis: "Diese Version wiederherstellen",
-  back: "Zurück",
-  restorePreview: "Was die Version vom {when} ändert:",
-  words: "{n} Wort|{n} Wörter",
-  characters: "{n} Zeichen|{n} Zeichen",
-  beforeHistory: "vor dem Verlauf",
-  empty: "(leer)",
-  historyUnavailable: "Verlauf nicht verfügbar: {reason}",
-  here: "{name} ist hier",
-  editing: "{name} bearbeitet",
-  savedBy: "{name} hat dieses Feld gespeichert",
-  publishAt: "Veröffentlichen um…",
-  fromLibrary: "Aus der Mediathek wählen",
-};
+export const de: Labels = Object.fromEntries(
+  Object.keys(en).map((key, i) => [key, TEXTS[i]]),
+) as Labels;

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { FALLBACK_ATTRIBUTE } from "../core/wire.ts";
+import { FALLBACK_ATTRIBUTE } from "../core/locale_markers.ts";
 import type { EditBar } from "./bar.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";

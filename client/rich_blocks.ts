@@ -129,16 +129,32 @@ function menuKey(
   root: ShadowRoot,
   close: (focus: boolean) => void,
 ): void {
-  const i = items.indexOf(root.activeElement as HTMLButtonElement);
-  const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: -1 }[e.key];
   if (e.key === "Escape" || e.key === "Tab") {
     e.stopPropagation();
     if (e.key === "Escape") e.preventDefault();
     return close(e.key === "Escape");
   }
-  if (to === undefined) return;
+  arrowTo(e, items, root, "ArrowUp", "ArrowDown")?.focus();
+}
+
+/**
+ * The item of `items` that key `e` moves to from the focused one (`back`
+ * and `next` arrows, Home, End; wrapping around), its default prevented;
+ * undefined for other keys or when no item has focus. The toolbar's and
+ * the block menu's arrow keys.
+ */
+export function arrowTo<T extends HTMLElement>(
+  e: KeyboardEvent,
+  items: T[],
+  root: ShadowRoot,
+  back: string,
+  next: string,
+): T | undefined {
+  const i = items.indexOf(root.activeElement as T);
+  const to = { [back]: i - 1, [next]: i + 1, Home: 0, End: -1 }[e.key];
+  if (i < 0 || to === undefined) return;
   e.preventDefault();
-  items[(to + items.length) % items.length].focus();
+  return items[(to + items.length) % items.length];
 }
 
 /**

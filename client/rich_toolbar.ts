@@ -8,7 +8,13 @@
 
 import type { IconName } from "./icons.ts";
 import { type Labels, t } from "./labels.ts";
-import { blockMenu, BLOCKS, inCode, toggleCode } from "./rich_blocks.ts";
+import {
+  arrowTo,
+  blockMenu,
+  BLOCKS,
+  inCode,
+  toggleCode,
+} from "./rich_blocks.ts";
 import type { RichCore } from "./rich.ts";
 import { images, insertImages } from "./rich_uploads.ts";
 
@@ -194,16 +200,11 @@ function buttons(ed: RichCore, toolbar: HTMLElement): () => void {
   stops[0].tabIndex = 0;
   toolbar.append(...list.slice(0, 4), block.wrap, ...list.slice(4));
   toolbar.onkeydown = (e) => {
-    const i = stops.indexOf(root.activeElement as HTMLButtonElement);
-    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: -1 }[
-      e.key
-    ];
-    if (i < 0 || to === undefined) return;
-    e.preventDefault();
+    const to = arrowTo(e, stops, root, "ArrowLeft", "ArrowRight");
+    if (!to) return;
     // Moves the toolbar's one tab stop to `to` and focuses it.
-    const n = stops.length;
-    stops.forEach((b, j) => b.tabIndex = j === (to + n) % n ? 0 : -1);
-    stops[(to + n) % n].focus();
+    stops.forEach((b) => b.tabIndex = b === to ? 0 : -1);
+    to.focus();
   };
   return refresh;
 }

@@ -46,6 +46,7 @@ export {
 } from "./content.ts";
 export { localizeAddress, readLocale, storedName } from "./locale.ts";
 export * from "./wire.ts";
+export { FALLBACK_ATTRIBUTE, LOCALE_ATTRIBUTE } from "./locale_markers.ts";
 export {
   type AttributeHookEvent,
   createSanitizer,

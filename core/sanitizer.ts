@@ -335,11 +335,12 @@ export const SEPARATED_TAGS: readonly string[] = Object.freeze([
 const KEPT = new Set<string>(KEPT_TAGS);
 // What the element hook leaves to DOMPurify at once: kept tags but <img>
 // (judged as a whole), text and comments.
-const FAST_KEPT = /* @__PURE__ */ new Set<string>([
-  ...KEPT_TAGS.filter((tag) => tag !== "img"),
-  "#text",
-  "#comment",
-]);
+const FAST_KEPT = /* @__PURE__ */ (() =>
+  new Set<string>([
+    ...KEPT_TAGS.filter((tag) => tag !== "img"),
+    "#text",
+    "#comment",
+  ]))();
 const DROPPED = new Set<string>(DROPPED_WITH_CONTENT);
 const SEPARATED = new Set<string>(SEPARATED_TAGS);
 const BOUNDARY = new Set<string>([...KEPT_BLOCK, "br", ...SEPARATED_TAGS]);
@@ -456,27 +457,32 @@ export const URI_GATE: RegExp =
 /**
  * The DOMPurify configuration of the policy. Frozen; pass it as is.
  * `ALLOWED_URI_REGEXP` is a first gate only: the hooks installed by
- * {@linkcode createSanitizer} apply the exact per-tag rules.
+ * {@linkcode createSanitizer} apply the exact per-tag rules. (Built in an
+ * IIFE marked pure, like the other tables only DOMPurify reads, so the
+ * browser bundle, which has no DOMPurify, drops it.)
  */
-export const SANITIZER_POLICY: SanitizerPolicy = Object.freeze({
-  // "body" is the root DOMPurify walks, never output: the HTML parser merges
-  // any <body> tag into the one root. Allowing it spares DOMPurify a deep
-  // clone of the whole input, and lets the server sanitize a body in place.
-  ALLOWED_TAGS: Object.freeze([...KEPT_TAGS, "body"]) as string[],
-  ALLOWED_ATTR: Object.freeze(
-    [...new Set([...ATTRS_BY_TAG.values()].flat())].sort(),
-  ) as string[],
-  FORBID_CONTENTS: DROPPED_WITH_CONTENT as string[],
-  ALLOWED_NAMESPACES: Object.freeze([HTML_NS]) as string[],
-  ALLOWED_URI_REGEXP: URI_GATE,
-  ALLOW_DATA_ATTR: false,
-  ALLOW_ARIA_ATTR: false,
-  ALLOW_UNKNOWN_PROTOCOLS: false,
-  KEEP_CONTENT: true,
-  SAFE_FOR_XML: false,
-  RETURN_TRUSTED_TYPE: false,
-  WHOLE_DOCUMENT: false,
-});
+export const SANITIZER_POLICY: SanitizerPolicy =
+  /* @__PURE__ */ (() =>
+    Object.freeze({
+      // "body" is the root DOMPurify walks, never output: the HTML parser
+      // merges any <body> tag into the one root. Allowing it spares
+      // DOMPurify a deep clone of the whole input, and lets the server
+      // sanitize a body in place.
+      ALLOWED_TAGS: Object.freeze([...KEPT_TAGS, "body"]) as string[],
+      ALLOWED_ATTR: Object.freeze(
+        [...new Set([...ATTRS_BY_TAG.values()].flat())].sort(),
+      ) as string[],
+      FORBID_CONTENTS: DROPPED_WITH_CONTENT as string[],
+      ALLOWED_NAMESPACES: Object.freeze([HTML_NS]) as string[],
+      ALLOWED_URI_REGEXP: URI_GATE,
+      ALLOW_DATA_ATTR: false,
+      ALLOW_ARIA_ATTR: false,
+      ALLOW_UNKNOWN_PROTOCOLS: false,
+      KEEP_CONTENT: true,
+      SAFE_FOR_XML: false,
+      RETURN_TRUSTED_TYPE: false,
+      WHOLE_DOCUMENT: false,
+    }))();
 
 /** Options of {@linkcode createSanitizer}. */
 export interface SanitizerOptions {
@@ -809,9 +815,8 @@ interface InstanceState {
 
 // Attribute names some tag keeps; DOMPurify's `ALLOWED_ATTR` (the same
 // names) removes any other, so the attribute hook need not look at the tag.
-const SOME_TAG_KEEPS = /* @__PURE__ */ new Set<string>(
-  SANITIZER_POLICY.ALLOWED_ATTR,
-);
+const SOME_TAG_KEEPS =
+  /* @__PURE__ */ (() => new Set<string>(SANITIZER_POLICY.ALLOWED_ATTR))();
 const LINK_ATTRS = /* @__PURE__ */ ATTR_SETS.get("a");
 // A `<pre>` element comes only from a `<pre` start tag in the markup.
 const PRE_TAG = /<pre/i;

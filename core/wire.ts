@@ -589,32 +589,10 @@ export interface ListConflictBody extends Omit<ConflictBody, "value"> {
 // into the interfaces above, so the wire types of other work merge around
 // this block.
 
-/**
- * The marker attribute that names the locale of a marker's value, beside
- * `data-cms-field` (whose address carries it too, except for the default
- * locale): `<h1 data-cms-field="pages:home:title@de" data-cms-locale="de">`.
- * Absent on shared fields and on sites without locales.
- *
- * @example
- * ```ts
- * import { LOCALE_ATTRIBUTE } from "./wire.ts";
- * const marker = `<h1 data-cms-field="pages:home:title@de" ${LOCALE_ATTRIBUTE}="de">Hallo</h1>`;
- * ```
- */
-export const LOCALE_ATTRIBUTE = "data-cms-locale";
-
-/**
- * The marker attribute naming the locale a localized field's value came
- * from when it is not the page's own (a fallback): the editor marks the
- * region "not translated yet".
- *
- * @example
- * ```ts
- * import { FALLBACK_ATTRIBUTE } from "./wire.ts";
- * const marker = `<h1 data-cms-field="pages:home:title@de" data-cms-locale="de" ${FALLBACK_ATTRIBUTE}="en">Hello</h1>`;
- * ```
- */
-export const FALLBACK_ATTRIBUTE = "data-cms-fallback";
+// The marker attributes of localized fields (`data-cms-locale`,
+// `data-cms-fallback`) are in `core/locale_markers.ts`: the browser's
+// opt-in locale chunk reads one of them, and a module of their own keeps
+// this one out of the chunks the two share.
 
 /** A save of one locale's value. */
 export interface SaveBody {

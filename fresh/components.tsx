@@ -16,7 +16,10 @@ import {
   localesOf,
   markerType,
 } from "../core/content.ts";
-import { FALLBACK_ATTRIBUTE, LOCALE_ATTRIBUTE } from "../core/wire.ts";
+import {
+  FALLBACK_ATTRIBUTE,
+  LOCALE_ATTRIBUTE,
+} from "../core/locale_markers.ts";
 import { contentVersion } from "../server/version.ts";
 
 /**

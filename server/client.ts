@@ -39,15 +39,68 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
 const JS = "text/javascript; charset=utf-8";
 
-interface File {
-  body: Uint8Array<ArrayBuffer>;
+/** Content codings the handler can send, in its order of preference. */
+const CODINGS = ["br", "gzip", "identity"] as const;
+type Coding = typeof CODINGS[number];
+
+/** One coding of a file: its bytes and its own ETag. */
+interface Body {
+  bytes: Uint8Array<ArrayBuffer>;
   etag: string;
+}
+
+interface File {
+  /** The codings that pay (smaller than the next one), made on first use. */
+  bodies: () => Promise<Partial<Record<Coding, Body>>>;
   cache: string;
 }
 
 let files: Promise<Map<string, File>> | undefined;
 
-/** The served files, loaded (and their ETags computed) on first use. */
+const gzip = async (bytes: Uint8Array<ArrayBuffer>) =>
+  new Uint8Array(
+    await new Response(
+      new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip")),
+    ).arrayBuffer(),
+  );
+
+const brotli = async (bytes: Uint8Array<ArrayBuffer>) => {
+  const { brotliCompressSync, constants: c } = await import("node:zlib");
+  return new Uint8Array(brotliCompressSync(bytes, {
+    params: {
+      [c.BROTLI_PARAM_QUALITY]: c.BROTLI_MAX_QUALITY,
+      [c.BROTLI_PARAM_MODE]: c.BROTLI_MODE_TEXT,
+      [c.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+    },
+  }));
+};
+
+/**
+ * A file's bodies: itself with the ETag of its SHA-256, and gzip and Brotli
+ * when each is smaller than the coding it would replace, each ETag suffixed
+ * with its coding (a cache must not answer one coding's request with
+ * another's bytes).
+ */
+async function encode(
+  identity: Uint8Array<ArrayBuffer>,
+): Promise<Partial<Record<Coding, Body>>> {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", identity));
+  const hex = [...hash.subarray(0, 12)]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+  const out: Partial<Record<Coding, Body>> = {
+    identity: { bytes: identity, etag: `"${hex}"` },
+  };
+  let smallest = identity.byteLength;
+  for (const [coding, compress] of [["gzip", gzip], ["br", brotli]] as const) {
+    const bytes = await compress(identity);
+    if (bytes.byteLength >= smallest) continue;
+    smallest = bytes.byteLength;
+    out[coding] = { bytes, etag: `"${hex}-${coding}"` };
+  }
+  return out;
+}
+
+/** The served files; each file's bodies are made at its first request. */
 function load(): Promise<Map<string, File>> {
   return files ??= (async () => {
     const { CLIENT_FILES } = await import("./client_files.ts");
@@ -57,18 +110,42 @@ function load(): Promise<Map<string, File>> {
     };
     const out = new Map<string, File>();
     for (const [name, code] of Object.entries(all)) {
-      const body = new TextEncoder().encode(code);
-      const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
-      const hex = [...hash.subarray(0, 12)]
-        .map((b) => b.toString(16).padStart(2, "0")).join("");
+      let bodies: ReturnType<File["bodies"]> | undefined;
       out.set(name, {
-        body,
-        etag: `"${hex}"`,
+        bodies: () => bodies ??= encode(new TextEncoder().encode(code)),
         cache: HASHED.test(name) ? IMMUTABLE : REVALIDATE,
       });
     }
     return out;
   })();
+}
+
+/**
+ * The coding to send for an `Accept-Encoding` value, among those `have`:
+ * the highest `q` above 0 (codings not named take the `*` entry's `q`;
+ * `identity`, unless named or refused by `*;q=0`, is acceptable but last),
+ * ties going to the smaller body. With nothing acceptable, the file as it
+ * is (rather than a 406).
+ */
+function negotiate(header: string | null, have: Coding[]): Coding {
+  const q = new Map<string, number>();
+  for (const part of (header ?? "").split(",")) {
+    const [name, ...params] = part.split(";");
+    // A malformed q value (`q=bad`) refuses the coding, as `q=0` does.
+    const qv = params.map((p) => /^\s*q\s*=(.*)$/i.exec(p)?.[1])
+      .find((v) => v !== undefined);
+    const value = qv === undefined ? 1 : Number(qv.trim()) || 0;
+    if (name.trim()) q.set(name.trim().toLowerCase(), value);
+  }
+  const star = q.get("*");
+  const weight = (c: Coding) =>
+    q.get(c) ?? star ?? (c === "identity" ? Number.MIN_VALUE : 0);
+  let best: Coding = "identity";
+  let top = 0;
+  for (const c of CODINGS) {
+    if (have.includes(c) && weight(c) > top) [best, top] = [c, weight(c)];
+  }
+  return best;
 }
 
 /** Whether an `If-None-Match` value names `etag` (weak or strong, or `*`). */
@@ -88,6 +165,9 @@ function matches(header: string | null, etag: string): boolean {
  * - `GET`/`HEAD` → 200 with `Content-Type: text/javascript`;
  *   content-hashed chunks are `immutable` for a year; the entry and the
  *   mount module carry an `ETag` and get `304` when it still matches;
+ * - compressed as the request's `Accept-Encoding` allows: Brotli, else
+ *   gzip, else the file as it is (`Vary: Accept-Encoding`, an ETag per
+ *   coding); each coding is made once, at the file's first request;
  * - any other path (under `base` or not, traversal attempts included) →
  *   404; other methods → 405 with `Allow: GET, HEAD`.
  *
@@ -124,18 +204,25 @@ export function createClientHandler(
     if (req.method !== "GET" && req.method !== "HEAD") {
       return text(405, "Method not allowed", { Allow: "GET, HEAD" });
     }
-    const headers = {
+    const bodies = await file.bodies();
+    const coding = negotiate(
+      req.headers.get("Accept-Encoding"),
+      CODINGS.filter((c) => bodies[c]),
+    );
+    const { bytes, etag } = bodies[coding]!;
+    const headers: Record<string, string> = {
       "Content-Type": JS,
       "Cache-Control": file.cache,
-      "ETag": file.etag,
+      "ETag": etag,
+      "Vary": "Accept-Encoding",
       "X-Content-Type-Options": "nosniff",
     };
-    if (matches(req.headers.get("If-None-Match"), file.etag)) {
+    if (coding !== "identity") headers["Content-Encoding"] = coding;
+    if (matches(req.headers.get("If-None-Match"), etag)) {
       return new Response(null, { status: 304, headers });
     }
-    return new Response(req.method === "HEAD" ? null : file.body, {
-      headers: { ...headers, "Content-Length": String(file.body.byteLength) },
-    });
+    headers["Content-Length"] = String(bytes.byteLength);
+    return new Response(req.method === "HEAD" ? null : bytes, { headers });
   };
   return Object.assign(handler, {
     entry: base + ENTRY,

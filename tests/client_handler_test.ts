@@ -13,6 +13,7 @@ import { CLIENT_FILES } from "../server/client_files.ts";
 import { buildClient } from "../tools/build_client.ts";
 import { engines, withBrowser } from "./helpers/browser.ts";
 import { serve } from "./helpers/serve.ts";
+import { brotliDecompressSync } from "node:zlib";
 
 const client = createClientHandler();
 const get = (path: string, init?: RequestInit) =>
@@ -89,6 +90,133 @@ Deno.test("client handler: ETag revalidation gives 304; HEAD has headers only; o
   assert.equal(post.status, 405);
   assert.equal(post.headers.get("Allow"), "GET, HEAD");
   await post.body?.cancel();
+});
+
+/** The body of `res` decoded by its `Content-Encoding`. */
+async function decoded(res: Response): Promise<string> {
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  switch (res.headers.get("Content-Encoding")) {
+    case null:
+      return new TextDecoder().decode(bytes);
+    case "gzip":
+      return await new Response(
+        new Blob([bytes]).stream()
+          .pipeThrough(new DecompressionStream("gzip")),
+      ).text();
+    case "br":
+      return new TextDecoder().decode(brotliDecompressSync(bytes));
+    default:
+      throw new Error(`unexpected ${res.headers.get("Content-Encoding")}`);
+  }
+}
+
+Deno.test("client handler: every file in Brotli, gzip or as it is decodes to the exact file", async () => {
+  for (const [name, code] of Object.entries(CLIENT_FILES)) {
+    const sizes = new Map<string | null, number>();
+    for (const ae of ["br", "gzip", "identity"]) {
+      const res = await get(`/cms/${name}`, {
+        headers: { "Accept-Encoding": ae },
+      });
+      assert.equal(res.status, 200);
+      const coding = res.headers.get("Content-Encoding");
+      // The coding asked for, or the file as it is when that would not pay.
+      assert.ok(coding === ae || coding === null, `${name} ${ae} ${coding}`);
+      assert.equal(res.headers.get("Vary"), "Accept-Encoding");
+      const length = Number(res.headers.get("Content-Length"));
+      assert.equal(await decoded(res.clone()), code, `${name} ${ae}`);
+      assert.equal((await res.arrayBuffer()).byteLength, length);
+      sizes.set(coding, length);
+    }
+    const raw = sizes.get(null)!;
+    assert.equal(raw, new TextEncoder().encode(code).byteLength);
+    // A coding is only sent when it is smaller than the one it replaces.
+    assert.ok((sizes.get("gzip") ?? raw) <= raw, name);
+    assert.ok((sizes.get("br") ?? raw) <= (sizes.get("gzip") ?? raw), name);
+    if (raw > 1024) {
+      assert.ok(sizes.has("br") && sizes.has("gzip"), `${name} ${raw} B`);
+    }
+  }
+  // mount.js is too small to gain: served as it is, whatever is accepted.
+  const mount = await get(client.mount, {
+    headers: { "Accept-Encoding": "br, gzip" },
+  });
+  assert.equal(mount.headers.get("Content-Encoding"), null);
+  assert.equal(mount.headers.get("Vary"), "Accept-Encoding");
+  assert.equal(
+    await mount.text(),
+    'import{mountCms}from"./mod.js";mountCms();',
+  );
+});
+
+Deno.test("client handler: Accept-Encoding negotiation (q values, identity, *)", async () => {
+  const cases: [string | null, string | null][] = [
+    [null, null],
+    ["", null],
+    ["gzip", "gzip"],
+    ["GZip", "gzip"],
+    ["gzip, deflate, br, zstd", "br"],
+    ["br;q=0, gzip", "gzip"],
+    ["br; q=0.5, gzip;q=0.8", "gzip"],
+    ["br;q=0.8, gzip;q=0.8", "br"],
+    ["gzip;q=0.2, identity", null],
+    ["*", "br"],
+    ["*;q=0.5, br;q=0", "gzip"],
+    ["*;q=0, identity", null],
+    ["*;q=0", null],
+    ["identity", null],
+    ["deflate", null],
+    ["gzip;q=0, br;q=0", null],
+    // Nothing acceptable: the file as it is rather than a 406.
+    ["identity;q=0, gzip;q=0, br;q=0", null],
+    ["identity;q=0, gzip", "gzip"],
+    ["gzip;q=bad, br;q=0", null],
+  ];
+  for (const [ae, coding] of cases) {
+    const res = await get(client.entry, {
+      headers: ae === null ? {} : { "Accept-Encoding": ae },
+    });
+    assert.equal(res.headers.get("Content-Encoding"), coding, String(ae));
+    assert.equal(await decoded(res), CLIENT_FILES["mod.js"], String(ae));
+  }
+});
+
+Deno.test("client handler: one ETag per coding; 304 and HEAD per coding", async () => {
+  const etags = new Map<string, string>();
+  for (const ae of ["br", "gzip", "identity"]) {
+    const headers = { "Accept-Encoding": ae };
+    const res = await get(client.entry, { headers });
+    const etag = res.headers.get("ETag")!;
+    await res.body?.cancel();
+    etags.set(ae, etag);
+    const same = await get(client.entry, {
+      headers: { ...headers, "If-None-Match": etag },
+    });
+    assert.equal(same.status, 304, ae);
+    assert.equal(same.headers.get("ETag"), etag);
+    assert.equal(same.headers.get("Vary"), "Accept-Encoding");
+    assert.equal(await same.text(), "");
+    const head = await get(client.entry, { method: "HEAD", headers });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get("ETag"), etag);
+    assert.equal(
+      head.headers.get("Content-Encoding"),
+      ae === "identity" ? null : ae,
+    );
+    const full = await get(client.entry, { headers });
+    assert.equal(
+      head.headers.get("Content-Length"),
+      String((await full.arrayBuffer()).byteLength),
+    );
+    assert.equal(await head.text(), "");
+  }
+  assert.equal(new Set(etags.values()).size, 3, [...etags.values()].join());
+  // Another coding's ETag does not validate this one's bytes.
+  const other = await get(client.entry, {
+    headers: { "Accept-Encoding": "gzip", "If-None-Match": etags.get("br")! },
+  });
+  assert.equal(other.status, 200);
+  assert.equal(other.headers.get("ETag"), etags.get("gzip"));
+  await other.body?.cancel();
 });
 
 Deno.test("client handler: 404 for anything else under base, traversal included", async () => {

@@ -26,6 +26,18 @@ Deno.test("labels: German has every key, the same placeholders and plural forms"
   assert.equal(de.lang, "de");
 });
 
+Deno.test("labels: every German text sits at its key's place (the comment on its line names it)", async () => {
+  const source = await Deno.readTextFile(
+    new URL("../client/labels_de.ts", import.meta.url),
+  );
+  const list = source.slice(source.indexOf("const TEXTS = ["));
+  const named = [...list.matchAll(/^ {2}".*", \/\/ (\w+)$/gm)].map((m) => m[1]);
+  assert.deepEqual(named, Object.keys(en));
+  assert.equal(Object.values(de).length, named.length);
+  assert.equal(de.save, "Speichern");
+  assert.equal(de.fromLibrary, "Aus der Mediathek wählen");
+});
+
 Deno.test("labels: plural forms follow Intl.PluralRules' categories", () => {
   for (const table of [en, de]) {
     const categories = new Intl.PluralRules(table.lang).resolvedOptions()

@@ -85,6 +85,8 @@ export interface ClientSiteOptions {
   script?: string;
   /** Send COOP/COEP headers (cross-origin isolation: 5 µs timers). */
   isolated?: boolean;
+  /** A handler for paths under `/cms/` (e.g. the real client handler). */
+  client?: (req: Request) => Promise<Response>;
 }
 
 /** Builds the client bundle once into a fresh temp dir. */
@@ -261,6 +263,9 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
           headers: { "content-type": object.contentType },
         })
         : new Response("Not found", { status: 404 });
+    }
+    if (options.client && pathname.startsWith("/cms/")) {
+      return await options.client(req);
     }
     if (pathname.startsWith("/dist/")) {
       const name = pathname.slice(6);
