@@ -176,8 +176,14 @@ async function attachFeatures(
   await ready;
   if (!s.alive) return;
   const { kit, cfg, bar } = s;
+  // The chunks load in parallel but attach in this order, so the bar's
+  // buttons always come in the same order (Publish before Publish at…).
+  let order = Promise.resolve();
   const when = <M>(chunk: Promise<M>, use: (m: M) => () => void) =>
-    chunk.then((m) => s.alive && s.cleanups.push(use(m)));
+    order = order.then(() => chunk).then(
+      (m) => void (s.alive && s.cleanups.push(use(m))),
+      (e) => console.warn("cms: a chunk failed to load", e),
+    );
   if (cfg.publish) {
     when(import("./publish.ts"), (m) =>
       m.attachPublish(kit, bar, {

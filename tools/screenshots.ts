@@ -63,8 +63,10 @@ const select = (page: Page, text: string, collapse = false) =>
 const clickBar = (page: Page, label: string) =>
   page.evaluate((label: string) => {
     const root = document.querySelector("cms-edit-bar")!.shadowRoot!;
-    [...root.querySelectorAll("button")]
-      .find((b) => b.textContent!.startsWith(label))?.click();
+    const button = [...root.querySelectorAll("button")]
+      .find((b) => b.textContent!.startsWith(label));
+    if (!button) throw new Error(`no bar button "${label}…"`);
+    button.click();
   }, label);
 
 const escape = (page: Page) => page.press("Escape");
@@ -75,7 +77,7 @@ const SCENES: Scene[] = [
     title: "Edit bar with an unsaved change",
     async run(page) {
       await page.click("h1");
-      await page.press("End");
+      await page.press("End", ["Control"]);
       await page.type(" today");
     },
   },
@@ -192,7 +194,11 @@ const SCENES: Scene[] = [
     title: "Conflict dialog",
     async run(page) {
       await escape(page);
-      // Someone else saves the title first.
+      // The editor changes the title; someone else saves it meanwhile (a
+      // live event or the save's 409 then asks which to keep).
+      await page.click("h1");
+      await page.press("End", ["Control"]);
+      await page.type("!");
       await page.evaluate(async () => {
         const h1 = document.querySelector("h1")!;
         await fetch("/api/cms/save", {
@@ -207,9 +213,6 @@ const SCENES: Scene[] = [
           }),
         });
       });
-      await page.click("h1");
-      await page.press("End");
-      await page.type("!");
       await page.press("s", ["Control"]);
       await shadow(page, "cms-edit-bar", "dialog[open]");
     },
@@ -220,7 +223,7 @@ const SCENES: Scene[] = [
     draft: true,
     async run(page) {
       await page.click("h1");
-      await page.press("End");
+      await page.press("End", ["Control"]);
       await page.type(" now");
       await page.press("s", ["Control"]);
       await page.waitFor(() => document.querySelector("h1[data-cms-draft]"), {
@@ -233,7 +236,7 @@ const SCENES: Scene[] = [
     title: "After a publish: what went live, View as visitor",
     draft: true,
     async run(page) {
-      await clickBar(page, "Publish");
+      await clickBar(page, "Publish (");
       await shadow(page, "cms-edit-bar", ".n:not([hidden])");
     },
   },
@@ -251,6 +254,9 @@ async function editPage(page: Page, url: string): Promise<void> {
   await page.goto(`${url}/?edit`);
   await page.waitFor("cms-edit-bar", { timeout: 15_000 });
 }
+
+/** Scenes that failed, with the reason: the run fails when any did. */
+const failed: string[] = [];
 
 /** Takes every scene of one mode in one scheme and width. */
 async function shoot(
@@ -285,7 +291,8 @@ async function shoot(
         );
         done.push(scene.name);
       } catch (err) {
-        console.error(`${scene.name} ${scheme} ${width}: ${err}`);
+        failed.push(`${scene.name} ${scheme} ${width}: ${err}`);
+        console.error(failed.at(-1));
       }
     }
   } finally {
@@ -339,4 +346,8 @@ if (import.meta.main) {
     args: ["fmt", "--quiet", `${OUT}README.md`],
   }).output();
   console.log(`docs/ui/: ${taken.size} surfaces`);
+  if (failed.length) {
+    console.error(`${failed.length} scene(s) failed:\n${failed.join("\n")}`);
+    Deno.exit(1);
+  }
 }
