@@ -177,7 +177,7 @@ async function attachFeatures(
   if (!s.alive) return;
   const { kit, cfg, bar } = s;
   // The chunks load in parallel but attach in this order, so the bar's
-  // buttons always come in the same order (Publish before Publish at…).
+  // buttons come in the same order on every load.
   let order = Promise.resolve();
   const when = <M>(chunk: Promise<M>, use: (m: M) => () => void) =>
     order = order.then(() => chunk).then(
