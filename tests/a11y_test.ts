@@ -5,11 +5,11 @@
  * upload), the image panel (a click on the image), the history panel, the
  * history diff, the conflict dialog (a 409) and, in draft mode, the publish
  * controls. Goal: 0 serious or critical violations, at normal size, at 200%
- * zoom and (Chromium, emulated over CDP) in the dark scheme and with
- * `forced-colors: active`.
+ * zoom, in the dark scheme (Chromium emulated over CDP; Firefox and WebKit
+ * launched dark) and (Chromium) with `forced-colors: active`.
  */
 import assert from "node:assert/strict";
-import type { Page } from "./helpers/browser.ts";
+import { launch, type LaunchOptions, type Page } from "./helpers/browser.ts";
 import {
   type ClientSite,
   clientSiteTest,
@@ -278,6 +278,10 @@ const schedule: Popover = {
 interface Mode {
   name: string;
   prepare(page: Page): Promise<void>;
+  /** A media query the page must match in this mode. */
+  matches?: string;
+  /** Needs its own browser, launched so (Firefox and WebKit). */
+  launch?: LaunchOptions;
 }
 
 const MODES: Mode[] = [
@@ -288,18 +292,27 @@ const MODES: Mode[] = [
   },
 ];
 
-// Media emulation needs CDP (Emulation.setEmulatedMedia).
+// Media emulation needs CDP (Emulation.setEmulatedMedia): Chromium. The
+// other engines get the dark scheme from a browser launched in it.
 const DARK: Mode = {
   name: "with prefers-color-scheme: dark",
+  matches: "(prefers-color-scheme: dark)",
   async prepare(page) {
     await page.puppeteer!.emulateMediaFeatures([
       { name: "prefers-color-scheme", value: "dark" },
     ]);
   },
 };
+const DARK_LAUNCHED: Mode = {
+  name: "with prefers-color-scheme: dark (launched dark)",
+  matches: "(prefers-color-scheme: dark)",
+  prepare: async () => {},
+  launch: { scheme: "dark" },
+};
 
 const FORCED: Mode = {
   name: "with forced-colors: active",
+  matches: "(forced-colors: active)",
   async prepare(page) {
     await page.puppeteer!.emulateMediaFeatures([
       { name: "forced-colors", value: "active" },
@@ -316,19 +329,20 @@ clientSiteTest(
     await Deno.writeFile(image, await png(40, 30));
     const modes = browser.engine === "chromium"
       ? [...MODES, DARK, FORCED]
-      : MODES;
+      : [...MODES, DARK_LAUNCHED];
     try {
       for (const mode of modes) {
         await t.step(mode.name, async (t) => {
-          const page = await browser.newPage();
+          const own = mode.launch &&
+            await launch(browser.engine, mode.launch);
+          const page = await (own ?? browser).newPage();
           try {
             await mode.prepare(page);
             await editMode(page, site);
-            if (mode === FORCED) {
+            if (mode.matches) {
               assert.ok(
-                await page.evaluate(() =>
-                  matchMedia("(forced-colors: active)").matches
-                ),
+                await page.evaluate((q) => matchMedia(q).matches, mode.matches),
+                mode.matches,
               );
             }
             await t.step("region focused, toolbar shown", async () => {
@@ -344,6 +358,7 @@ clientSiteTest(
             }
           } finally {
             await page.close();
+            await own?.close();
           }
         });
       }

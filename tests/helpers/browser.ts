@@ -165,8 +165,23 @@ export function engines(): Engine[] {
 }
 
 /** Starts a browser of `engine`. Always close it in `finally`. */
-export function launch(engine: Engine): Promise<Browser> {
-  return engine === "webkit" ? launchWebKit() : launchPuppeteer(engine);
+export function launch(
+  engine: Engine,
+  options: LaunchOptions = {},
+): Promise<Browser> {
+  return engine === "webkit"
+    ? launchWebKit(options)
+    : launchPuppeteer(engine, options);
+}
+
+/** Options of {@linkcode launch}. */
+export interface LaunchOptions {
+  /**
+   * The colour scheme pages see (`prefers-color-scheme`), set at launch:
+   * Firefox by its content-override pref, WebKitGTK by a dark GTK theme.
+   * Chromium pages use `emulateMediaFeatures` over CDP instead.
+   */
+  scheme?: "dark";
 }
 
 /** Runs `fn` with a fresh browser of `engine`, closed whatever happens. */
@@ -279,7 +294,10 @@ function domCompose(steps: string[], commit: string): void {
 
 // ---------------------------------------------------------------- puppeteer
 
-async function launchPuppeteer(engine: "chromium" | "firefox") {
+async function launchPuppeteer(
+  engine: "chromium" | "firefox",
+  { scheme }: LaunchOptions,
+) {
   const browser: PBrowser = await timeout(
     engine === "chromium"
       ? puppeteer.launch({
@@ -311,6 +329,10 @@ async function launchPuppeteer(engine: "chromium" | "firefox") {
           "browser.safebrowsing.malware.enabled": false,
           "browser.safebrowsing.phishing.enabled": false,
           "extensions.update.enabled": false,
+          // 0: dark, 2: follow the browser (light here).
+          ...scheme === "dark"
+            ? { "layout.css.prefers-color-scheme.content-override": 0 }
+            : {},
         },
       }),
     60_000,
@@ -485,12 +507,16 @@ async function startXvfb(): Promise<
   }
 }
 
-async function launchWebKit(): Promise<Browser> {
+async function launchWebKit({ scheme }: LaunchOptions): Promise<Browser> {
   const xvfb = await startXvfb();
   const port = freePort();
   const driver = new Deno.Command("WebKitWebDriver", {
     args: [`--port=${port}`, "--host=127.0.0.1"],
-    env: { DISPLAY: xvfb.display },
+    // MiniBrowser inherits it: WebKitGTK follows a dark GTK theme.
+    env: {
+      DISPLAY: xvfb.display,
+      ...scheme === "dark" ? { GTK_THEME: "Adwaita:dark" } : {},
+    },
     stdin: "null",
     stdout: "null",
     stderr: "null",
