@@ -13,10 +13,11 @@
  *   (also ≤ 20 KiB);
  * - each lazy panel: every other chunk but the sanitizer, with what it
  *   imports statically beyond the editing set (goal ≤ 4 KiB each);
- * - the editor: every chunk but the opt-in features' own (goal ≤ 30 KiB);
- *   the opt-in features are the chunks named in {@linkcode OPT_IN}, each
- *   loaded only when the host or the editor asks for that feature;
- * - all chunks together, opt-in features included (no goal: reported);
+ * - all chunks together (goal ≤ 30 KiB, issue 20's "all chunks together");
+ * - the editor without the opt-in features' own chunks, for context: the
+ *   opt-in features are the chunks named in {@linkcode OPT_IN}, the four
+ *   features that came after that goal was set (issues 21–24), each loaded
+ *   only when the host configures it;
  * - DOMPurify alone, bundled and measured in the same run, for context
  *   (what the browser loaded for the sanitizer before the rebuild).
  *
@@ -61,27 +62,27 @@ export interface SizeResult {
   files: BuiltFile[];
 }
 
-/** Goals in bytes (`editor`: every chunk but the opt-in features). */
+/** Goals in bytes (`all`: every chunk; `editor` is compared with it too). */
 export const GOALS = {
   entry: 2048,
   editing: 20480,
   panel: 4096,
-  editor: 30720,
+  all: 30720,
 };
 
 /**
- * Chunks of opt-in features (name prefixes), loaded only when used: live
- * presence (the host serves `events`), scheduled publishing (draft mode's
- * "Publish at…"), the media library (opened from an image panel) and list
- * fields (a page with a `data-cms-list`) and locales (a page config with
- * `locale` and `locales`). Each is still a panel ≤ 4 KiB.
+ * Chunks of the opt-in features (name prefixes) that came after issue 20
+ * set its size goals, each loaded only when the host configures it: live
+ * presence (issue 21, the host serves `events`), locales (issue 22, a page
+ * config with `locale` and `locales`), scheduled publishing (issue 23,
+ * draft mode's "Publish at…") and the media library (issue 24, opened from
+ * an image panel). Each is still a panel ≤ 4 KiB.
  */
 export const OPT_IN = [
   "presence_view-",
+  "locales-",
   "schedule-",
   "media_library-",
-  "list-",
-  "locales-",
 ];
 
 const isOptIn = (name: string) => OPT_IN.some((p) => name.startsWith(p));
@@ -198,17 +199,17 @@ if (import.meta.main) {
       goal: goal(p.gzip, GOALS.panel),
     })),
     {
-      what: "the editor: all chunks but the opt-in features",
-      gzip: kib(r.editor),
-      goal: goal(r.editor, GOALS.editor),
-    },
-    {
-      what: `all chunks, with the opt-in features (${
+      what: `all chunks together (opt-in: ${
         r.optIn.map((p) => `${p.name.replace(/-\w+\.js$/, "")} ${kib(p.gzip)}`)
           .join(", ")
       })`,
       gzip: kib(r.all),
-      goal: "no goal (reported)",
+      goal: goal(r.all, GOALS.all),
+    },
+    {
+      what: "all chunks but the opt-in features' (issues 21–24)",
+      gzip: kib(r.editor),
+      goal: goal(r.editor, GOALS.all),
     },
     {
       what: "DOMPurify alone (context: no longer in the client)",

@@ -147,11 +147,17 @@ rows.push(
     1,
   ),
   row(
-    "client, the editor: every chunk but the opt-in features, gz",
-    kib(size.editor),
-    `goal 30 KiB (all chunks, opt-in features too: ${kib(size.all)})`,
-    size.editor / sizeGoals.editor,
+    "client, all chunks together, gz",
+    kib(size.all),
+    "goal 30 KiB",
+    size.all / sizeGoals.all,
     1,
+  ),
+  row(
+    "client, all chunks but the opt-in features' (issues 21–24), gz",
+    kib(size.editor),
+    "30 KiB",
+    size.editor / sizeGoals.all,
   ),
   ...size.panels.map((p) =>
     row(
@@ -197,10 +203,10 @@ for (const s of wire.sessions) {
 for (const s of wire.served) {
   rows.push(
     row(
-      `client as served (${s.coding}): the editor, every file but opt-in`,
-      kib(s.editor),
-      `goal 30 KiB gz (all files ${kib(s.all)})`,
-      s.editor / sizeGoals.editor,
+      `client as served (${s.coding}): all files`,
+      kib(s.all),
+      "goal 30 KiB gz",
+      s.all / sizeGoals.all,
       s.coding === "gzip" ? 1 : undefined,
     ),
   );
