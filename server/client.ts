@@ -57,12 +57,12 @@ interface File {
 
 let files: Promise<Map<string, File>> | undefined;
 
-const gzip = async (bytes: Uint8Array<ArrayBuffer>) =>
-  new Uint8Array(
-    await new Response(
-      new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip")),
-    ).arrayBuffer(),
-  );
+// Both at their best level: each file is compressed once, and every
+// editor's browser downloads it.
+const gzip = async (bytes: Uint8Array<ArrayBuffer>) => {
+  const { gzipSync, constants: c } = await import("node:zlib");
+  return new Uint8Array(gzipSync(bytes, { level: c.Z_BEST_COMPRESSION }));
+};
 
 const brotli = async (bytes: Uint8Array<ArrayBuffer>) => {
   const { brotliCompressSync, constants: c } = await import("node:zlib");

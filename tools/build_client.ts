@@ -42,11 +42,13 @@ const TERSER = {
   format: { comments: false },
 } as const;
 
-/** Gzip size of `bytes`. */
+/**
+ * Gzip size of `bytes`, at the level `createClientHandler` sends (the best,
+ * `node:zlib` level 9).
+ */
 export async function gzipSize(bytes: Uint8Array): Promise<number> {
-  const stream = new Blob([bytes as BlobPart]).stream()
-    .pipeThrough(new CompressionStream("gzip"));
-  return (await new Response(stream).arrayBuffer()).byteLength;
+  const { gzipSync, constants: c } = await import("node:zlib");
+  return gzipSync(bytes, { level: c.Z_BEST_COMPRESSION }).byteLength;
 }
 
 /**
