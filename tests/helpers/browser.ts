@@ -603,6 +603,8 @@ async function wd(
 class WebDriverSession {
   #current = "";
   #first = "";
+  /** Whether commands go to the current window's frame (its only iframe). */
+  #framed = false;
   constructor(readonly base: string, readonly path: string) {}
 
   cmd(method: string, path: string, body?: unknown, ms?: number) {
@@ -613,10 +615,26 @@ class WebDriverSession {
     this.#first = this.#current = await this.cmd("GET", "/window") as string;
   }
 
-  async use(handle: string) {
-    if (this.#current === handle) return;
-    await this.cmd("POST", "/window", { handle });
-    this.#current = handle;
+  /**
+   * Makes window `handle` current; with `frame`, its one `<iframe>` (a
+   * viewport narrower than the window, see `setViewport`) gets the commands.
+   */
+  async use(handle: string, frame = false) {
+    if (this.#current !== handle) {
+      // Switching windows resets the context to the window's top level.
+      await this.cmd("POST", "/window", { handle });
+      this.#current = handle;
+      this.#framed = false;
+    }
+    if (frame === this.#framed) return;
+    if (frame) {
+      const iframe = await this.cmd("POST", "/element", {
+        using: "css selector",
+        value: "iframe",
+      });
+      await this.cmd("POST", "/frame", { id: iframe });
+    } else await this.cmd("POST", "/frame", { id: null });
+    this.#framed = frame;
   }
 
   async newPage(): Promise<Page> {
@@ -649,12 +667,21 @@ class WebDriverSession {
   }
 }
 
+/**
+ * MiniBrowser's window is never narrower than this: a narrower viewport is
+ * an `<iframe>` of that size, and the page's commands run inside it.
+ */
+const WEBKIT_MIN_WIDTH = 447;
+
 function webKitPage(s: WebDriverSession, handle: string): Page {
+  /** A viewport narrower than the window: the size of its frame. */
+  let frame: { width: number; height: number } | null = null;
+  const use = () => s.use(handle, frame !== null);
   const run = async <R>(
     fn: (...args: never[]) => unknown,
     args: unknown[],
   ): Promise<R> => {
-    await s.use(handle);
+    await use();
     const script = `const done = arguments[arguments.length - 1];
 const deepQuery = ${deepQuery.toString()};
 Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
@@ -687,7 +714,7 @@ Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
     throw new Error("the page did not finish loading within 5 s");
   };
   const element = async (selector: string): Promise<string> => {
-    await s.use(handle);
+    await use();
     const parts = selector.split(">>>").map((p) => p.trim());
     let scope = "";
     let id = "";
@@ -736,6 +763,40 @@ Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
       await new Promise((r) => setTimeout(r, 30));
     }
   };
+  // A same-origin holder page (any path of the site) with one borderless
+  // iframe of the viewport's size: the page is first-party in it, and its
+  // media queries see the frame's width.
+  const gotoFramed = async (
+    url: string,
+    size: { width: number; height: number },
+  ) => {
+    frame = null;
+    await use();
+    await navigate(() =>
+      s.cmd("POST", "/url", { url: new URL("/cms-test-frame", url).href })
+    );
+    await run(
+      (src: string, width: number, height: number) =>
+        new Promise<void>((resolve) => {
+          const iframe = document.createElement("iframe");
+          iframe.style.cssText =
+            `display:block;border:0;width:${width}px;height:${height}px`;
+          iframe.onload = () => resolve();
+          iframe.src = src;
+          document.body.style.margin = "0";
+          document.body.replaceChildren(iframe);
+        }),
+      [url, size.width, size.height],
+    );
+    frame = size;
+    for (let i = 0; i < 200; i++) {
+      if (await run<boolean>(() => document.readyState === "complete", [])) {
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error("the framed page did not finish loading within 5 s");
+  };
   const clearStorage = () =>
     run(() => {
       try {
@@ -746,15 +807,18 @@ Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
   return {
     engine: "webkit",
     async goto(url) {
-      await s.use(handle);
+      if (frame) return await gotoFramed(url, frame);
+      await use();
       await navigate(() => s.cmd("POST", "/url", { url }));
     },
     async reload() {
-      await s.use(handle);
+      if (frame) return await gotoFramed(await this.url(), frame);
+      await use();
       await navigate(() => s.cmd("POST", "/refresh", {}));
     },
     async url() {
-      await s.use(handle);
+      if (frame) return await run<string>(() => location.href, []);
+      await use();
       return await s.cmd("GET", "/url") as string;
     },
     evaluate: (fn, ...args) => run(fn as (...a: never[]) => unknown, args),
@@ -763,7 +827,7 @@ Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
       await s.cmd("POST", `/element/${id}/click`, {});
     },
     async type(text) {
-      await s.use(handle);
+      await use();
       await keys(
         [...text].flatMap((c) => {
           const v = c === "\n" ? WD_KEYS.Enter : c;
@@ -772,7 +836,7 @@ Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
       );
     },
     async press(key, modifiers = []) {
-      await s.use(handle);
+      await use();
       const v = WD_KEYS[key] ?? key;
       const mods = modifiers.map((m) => WD_KEYS[m]);
       await keys([
@@ -785,7 +849,19 @@ Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
     waitFor: (what, options, ...args) =>
       waitFor(what as string | ((...a: never[]) => unknown), options, args),
     async setViewport(width, height) {
-      await s.use(handle);
+      if (width < WEBKIT_MIN_WIDTH) {
+        // The window keeps a viewport at least as large; the next `goto`
+        // loads the page into a frame of this size.
+        frame = null;
+        await this.setViewport(
+          WEBKIT_MIN_WIDTH,
+          Math.max(height, await run<number>(() => innerHeight, [])),
+        );
+        frame = { width, height };
+        return;
+      }
+      frame = null;
+      await use();
       // Size the window so that the viewport (window minus chrome) fits.
       for (let i = 0; i < 3; i++) {
         const [w, h] = await run<number[]>(
@@ -810,7 +886,7 @@ Promise.resolve().then(() => (${fn.toString()})(...arguments[0]))
       }
     },
     async screenshot() {
-      await s.use(handle);
+      await use();
       const b64 = await s.cmd("GET", "/screenshot") as string;
       return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     },

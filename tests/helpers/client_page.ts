@@ -289,6 +289,7 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
     }
     const body = await page(site);
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Test page</title><link rel="icon" href="data:,"><style>${HOSTILE_CSS}</style>
 <script type="application/json" id="cms-config">${
       JSON.stringify(config)
