@@ -145,15 +145,16 @@ export class LibraryModel {
     if (this.active < 0 && this.items.length) this.active = 0;
   }
 
-  /** Moves the highlight by `delta` (clamped), or to `"first"`/`"last"`. */
-  move(delta: number | "first" | "last"): void {
+  /**
+   * Moves the highlight by `delta`, clamped to the results: `-Infinity`
+   * goes to the first, `Infinity` to the last.
+   */
+  move(delta: number): void {
     if (!this.items.length) return;
-    const last = this.items.length - 1;
-    this.active = delta === "first"
-      ? 0
-      : delta === "last"
-      ? last
-      : Math.max(0, Math.min(last, this.active + delta));
+    this.active = Math.max(
+      0,
+      Math.min(this.items.length - 1, this.active + delta),
+    );
   }
 
   /** The highlighted result, if any. */
@@ -177,19 +178,14 @@ li{display:flex;gap:var(--sp);align-items:center;padding:4px;border-radius:var(-
 li[aria-selected=true]{outline:2px solid var(--a);outline-offset:-2px;background:var(--bg2)}
 img{flex:none;width:64px;height:48px;object-fit:cover;background:var(--bg2);border-radius:4px}
 small{display:block;color:var(--mu)}
-@media(forced-colors:active){input[type=search]{border:1px solid CanvasText}li[aria-selected=true]{outline-color:Highlight}small{color:inherit}}`;
-
-let ids = 0;
+@media(forced-colors:active){li[aria-selected=true]{outline-color:Highlight}}`;
 
 /** An open library dialog: its parts and state, shared below. */
 interface Library {
   kit: Kit;
   media: string;
   model: LibraryModel;
-  /** The prefix of the dialog's element ids. */
-  id: string;
   host: HTMLElement;
-  root: ShadowRoot;
   dialog: HTMLDialogElement;
   form: HTMLFormElement;
   search: HTMLInputElement;
@@ -254,19 +250,21 @@ export function openLibrary(
   return done;
 }
 
-/** Builds the dialog and puts it in the page (not yet shown). */
+/**
+ * Builds the dialog and puts it in the page (not yet shown). Its element
+ * ids are its shadow root's own, so they need no prefix.
+ */
 function libraryDialog(kit: Kit, media: string): Library {
   const { h, isolate } = kit;
-  const id = `cms-lib-${++ids}`;
   const { host, root } = isolate("cms-media-library", THEME, CSS);
   const search = h("input", {
     type: "search",
     "aria-label": libraryLabel("search"),
-    "aria-controls": `${id}l`,
+    "aria-controls": "l",
     placeholder: libraryLabel("search"),
   });
   const list = h("ul", {
-    id: `${id}l`,
+    id: "l",
     role: "listbox",
     tabindex: "0",
     "aria-label": libraryLabel("results"),
@@ -282,26 +280,20 @@ function libraryDialog(kit: Kit, media: string): Library {
   const form = h(
     "form",
     { method: "dialog" },
-    h("h2", { id: `${id}h` }, libraryLabel("title")),
+    h("h2", { id: "h" }, libraryLabel("title")),
     search,
     list,
     status,
     h("div", { class: "a" }, more, cancel, choose),
   );
-  const dialog = h(
-    "dialog",
-    { class: "k", "aria-labelledby": `${id}h` },
-    form,
-  );
+  const dialog = h("dialog", { class: "k", "aria-labelledby": "h" }, form);
   root.append(dialog);
   document.body.append(host);
   return {
     kit,
     media,
     model: new LibraryModel(),
-    id,
     host,
-    root,
     dialog,
     form,
     search,
@@ -318,13 +310,13 @@ function libraryDialog(kit: Kit, media: string): Library {
 
 /** Shows the model: the items, the active one, More, Choose, the count. */
 function paint(v: Library): void {
-  const { kit: { h }, model, id, list } = v;
-  list.replaceChildren(...model.items.map((item, i) => {
+  const { kit: { h }, model, list } = v;
+  const rows = model.items.map((item, i) => {
     const thumb = item.variants[0]?.url ?? item.url;
     const li = h(
       "li",
       {
-        id: `${id}o${i}`,
+        id: `o${i}`,
         role: "option",
         "aria-selected": String(i === model.active),
       },
@@ -342,12 +334,12 @@ function paint(v: Library): void {
     };
     li.ondblclick = () => void finish(v, true);
     return li;
-  }));
-  if (model.current) {
-    list.setAttribute("aria-activedescendant", `${id}o${model.active}`);
-    v.root.getElementById(`${id}o${model.active}`)?.scrollIntoView?.({
-      block: "nearest",
-    });
+  });
+  list.replaceChildren(...rows);
+  const active = rows[model.active];
+  if (active) {
+    list.setAttribute("aria-activedescendant", active.id);
+    active.scrollIntoView?.({ block: "nearest" });
   } else list.removeAttribute("aria-activedescendant");
   v.more.hidden = model.next === null;
   v.choose.disabled = !model.current;
@@ -375,18 +367,14 @@ async function load(v: Library, cursor: string | null): Promise<void> {
 /** Arrows, Home and End move the active item (Home and End not in the
  * search box, where they move the caret). */
 function listKey(v: Library, e: KeyboardEvent): void {
-  const moves: Record<string, number | "first" | "last"> = {
+  const moves: Record<string, number> = {
     ArrowDown: 1,
     ArrowUp: -1,
-    Home: "first",
-    End: "last",
+    Home: -Infinity,
+    End: Infinity,
   };
   const move = moves[e.key];
-  if (
-    move === undefined || (e.target === v.search && typeof move !== "number")
-  ) {
-    return;
-  }
+  if (!move || (e.target === v.search && !isFinite(move))) return;
   e.preventDefault();
   v.model.move(move);
   paint(v);

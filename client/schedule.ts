@@ -86,10 +86,9 @@ export function localToUtc(value: string): string | null {
   const date = new Date(y, mo - 1, d, h, mi, s);
   // A day that does not exist, or a time the zone skips (spring forward),
   // moves; refuse it.
-  const same = date.getFullYear() === y && date.getMonth() === mo - 1 &&
-    date.getDate() === d && date.getHours() === h && date.getMinutes() === mi;
-  if (!same) return null;
-  return date.toISOString();
+  return utcToLocal(date.getTime()) === value.slice(0, 16)
+    ? date.toISOString()
+    : null;
 }
 
 /**
@@ -188,11 +187,6 @@ export class ScheduleModel {
     }
     return out;
   }
-
-  /** How many schedules failed (shown to editors until dismissed). */
-  get failed(): number {
-    return this.schedules.filter((s) => s.state === "failed").length;
-  }
 }
 
 /** A field of the page: its address and regions. */
@@ -213,8 +207,7 @@ h3{font-size:13px;margin:calc(var(--sp)*1.5) 0 4px}
 input{all:unset;box-sizing:border-box;min-height:30px;padding:4px 8px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg);font:var(--f);font-weight:400}
 ul{list-style:none;margin:0;padding:0}
 li{display:flex;gap:var(--sp);align-items:center;justify-content:space-between;padding:4px 0}
-li .e{margin:0}
-@media(forced-colors:active){input{border:1px solid CanvasText}.e{color:inherit}}`;
+li .e{margin:0}`;
 
 const headers = { "Content-Type": "application/json" };
 
