@@ -13,32 +13,29 @@
 
 import type { MediaLibraryItem, MediaLibraryPage } from "../core/wire.ts";
 import type { Kit } from "./dom.ts";
-import { labels } from "./labels.ts";
+import { labels, t } from "./labels.ts";
 import { THEME } from "./theme.ts";
 import { imageAttrs } from "./upload.ts";
 
-/** This chunk's labels (English; German when the UI is German). */
+/**
+ * This chunk's labels (English; German when the UI is German). The title,
+ * Cancel and "Loading…" are the shared table's (`t`).
+ */
 const EN = {
-  title: "Choose from library",
   search: "Search by file name or alt text",
   results: "Images",
   more: "More",
   choose: "Choose",
-  cancel: "Cancel",
   none: "No images found",
-  loading: "Loading…",
   failed: "The library could not be loaded: {reason}",
   count: "{n} of {total}",
 };
 const DE: typeof EN = {
-  title: "Aus der Mediathek wählen",
   search: "Nach Dateiname oder Alternativtext suchen",
   results: "Bilder",
   more: "Mehr",
   choose: "Wählen",
-  cancel: "Abbrechen",
   none: "Keine Bilder gefunden",
-  loading: "Wird geladen…",
   failed: "Die Mediathek konnte nicht geladen werden: {reason}",
   count: "{n} von {total}",
 };
@@ -276,11 +273,11 @@ function libraryDialog(kit: Kit, media: string): Library {
     { type: "submit", class: "p" },
     libraryLabel("choose"),
   );
-  const cancel = h("button", { type: "button" }, libraryLabel("cancel"));
+  const cancel = h("button", { type: "button" }, t("cancel"));
   const form = h(
     "form",
     { method: "dialog" },
-    h("h2", { id: "h" }, libraryLabel("title")),
+    h("h2", { id: "h" }, t("fromLibrary")),
     search,
     list,
     status,
@@ -351,7 +348,7 @@ function paint(v: Library): void {
 /** Loads the page at `cursor` (`null`: the first) of the current search. */
 async function load(v: Library, cursor: string | null): Promise<void> {
   const ticket = ++v.loading;
-  v.status.textContent = libraryLabel("loading");
+  v.status.textContent = t("loading");
   const res = await fetch(libraryUrl(v.media, v.model.query, cursor))
     .catch(() => null);
   if (ticket !== v.loading) return; // a newer search answered

@@ -22,20 +22,20 @@ import type { Kit } from "./dom.ts";
 import { dateTime, labels, t } from "./labels.ts";
 import { THEME } from "./theme.ts";
 
-/** This chunk's labels (English; German when the UI is German). */
+/**
+ * This chunk's labels (English; German when the UI is German). Close,
+ * Cancel and "Not published: …" are the shared table's (`t`).
+ */
 const EN = {
   title: "Publish at a set time",
   when: "Date and time ({zone})",
   fields: "Publishes the drafts of this page: {n}",
   noDrafts: "This page has no drafts to schedule.",
   schedule: "Schedule",
-  close: "Close",
   list: "Scheduled",
   none: "Nothing scheduled.",
-  cancel: "Cancel",
   dismiss: "Dismiss",
   at: "{when} · {n} fields · {editor}",
-  failed: "Not published: {reason}",
   scheduled: "Scheduled for {when}",
   mark: "scheduled",
   badTime: "Choose a date and time in the future.",
@@ -47,13 +47,10 @@ const DE: typeof EN = {
   fields: "Veröffentlicht die Entwürfe dieser Seite: {n}",
   noDrafts: "Diese Seite hat keine Entwürfe zum Planen.",
   schedule: "Planen",
-  close: "Schließen",
   list: "Geplant",
   none: "Nichts geplant.",
-  cancel: "Abbrechen",
   dismiss: "Ausblenden",
   at: "{when} · {n} Felder · {editor}",
-  failed: "Nicht veröffentlicht: {reason}",
   scheduled: "Geplant für {when}",
   mark: "geplant",
   badTime: "Bitte Datum und Uhrzeit in der Zukunft wählen.",
@@ -283,7 +280,7 @@ function scheduleForm(h: Kit["h"], drafts: number) {
     { type: "submit", class: "p" },
     scheduleLabel("schedule"),
   );
-  const close = h("button", { type: "button" }, scheduleLabel("close"));
+  const close = h("button", { type: "button" }, t("close"));
   const form = h(
     "form",
     { method: "dialog" },
@@ -329,7 +326,7 @@ function scheduleRow(
           h(
             "span",
             { class: "e" },
-            scheduleLabel("failed", { reason: s.reason }),
+            t("notPublished", { reason: s.reason }),
           ),
         ]
         : []),
@@ -400,7 +397,7 @@ async function openSchedule(c: Scheduler) {
         const cancel = h(
           "button",
           { type: "button" },
-          scheduleLabel(s.state === "failed" ? "dismiss" : "cancel"),
+          s.state === "failed" ? scheduleLabel("dismiss") : t("cancel"),
         );
         cancel.onclick = async () => {
           const why = await cancelSchedule(c, s.id);
@@ -486,7 +483,7 @@ export function attachSchedule(
         await refresh(c);
         const s = c.model.schedules.find((s) => s.id === detail.id);
         if (detail.failed && s?.state === "failed") {
-          bar.toast(scheduleLabel("failed", { reason: s.reason ?? "" }), [{
+          bar.toast(t("notPublished", { reason: s.reason ?? "" }), [{
             label: t("publishAt"),
             run: open,
           }]);
