@@ -41,7 +41,7 @@ const DE: typeof EN = {
 };
 
 /** A label of this chunk in the UI's language, with `{name}` filled in. */
-export function libraryLabel(
+function libraryLabel(
   key: keyof typeof EN,
   values: Record<string, string | number> = {},
 ): string {

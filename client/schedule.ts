@@ -58,7 +58,7 @@ const DE: typeof EN = {
 };
 
 /** A label of this chunk in the UI's language, with `{name}` filled in. */
-export function scheduleLabel(
+function scheduleLabel(
   key: keyof typeof EN,
   values: Record<string, string | number> = {},
 ): string {
