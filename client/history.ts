@@ -44,7 +44,7 @@ li{display:flex;gap:var(--sp);align-items:center;padding:var(--sp) 0;border-top:
 li>div{flex:1;min-width:0}
 .t{padding:1px 8px;border-radius:9px;background:var(--bg2);border:1px solid var(--bd);font-size:12px;font-weight:600}
 li p{margin:2px 0 0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.df{white-space:pre-wrap;overflow-wrap:anywhere;max-height:45vh;overflow:auto;padding:var(--sp);border:1px solid var(--bd);margin:0 0 var(--sp)}
+.df{white-space:pre-wrap;overflow-wrap:anywhere;max-height:45vh;overflow:auto;padding:var(--sp);border:1px solid var(--bd)}
 ins{text-decoration:underline 2px var(--ok)}
 del{text-decoration:line-through 2px var(--er)}
 @media(forced-colors:active){ins,del{border:1px solid}}`;

@@ -13,38 +13,35 @@
 
 import type { MediaLibraryItem, MediaLibraryPage } from "../core/wire.ts";
 import type { Kit } from "./dom.ts";
-import { labels } from "./labels.ts";
+import { labels, t } from "./labels.ts";
 import { THEME } from "./theme.ts";
 import { imageAttrs } from "./upload.ts";
 
-/** This chunk's labels (English; German when the UI is German). */
+/**
+ * This chunk's labels (English; German when the UI is German). The title,
+ * Cancel and "Loading…" are the shared table's (`t`).
+ */
 const EN = {
-  title: "Choose from library",
   search: "Search by file name or alt text",
   results: "Images",
   more: "More",
   choose: "Choose",
-  cancel: "Cancel",
   none: "No images found",
-  loading: "Loading…",
   failed: "The library could not be loaded: {reason}",
   count: "{n} of {total}",
 };
 const DE: typeof EN = {
-  title: "Aus der Mediathek wählen",
   search: "Nach Dateiname oder Alternativtext suchen",
   results: "Bilder",
   more: "Mehr",
   choose: "Wählen",
-  cancel: "Abbrechen",
   none: "Keine Bilder gefunden",
-  loading: "Wird geladen…",
   failed: "Die Mediathek konnte nicht geladen werden: {reason}",
   count: "{n} von {total}",
 };
 
 /** A label of this chunk in the UI's language, with `{name}` filled in. */
-export function libraryLabel(
+function libraryLabel(
   key: keyof typeof EN,
   values: Record<string, string | number> = {},
 ): string {
@@ -145,15 +142,16 @@ export class LibraryModel {
     if (this.active < 0 && this.items.length) this.active = 0;
   }
 
-  /** Moves the highlight by `delta` (clamped), or to `"first"`/`"last"`. */
-  move(delta: number | "first" | "last"): void {
+  /**
+   * Moves the highlight by `delta`, clamped to the results: `-Infinity`
+   * goes to the first, `Infinity` to the last.
+   */
+  move(delta: number): void {
     if (!this.items.length) return;
-    const last = this.items.length - 1;
-    this.active = delta === "first"
-      ? 0
-      : delta === "last"
-      ? last
-      : Math.max(0, Math.min(last, this.active + delta));
+    this.active = Math.max(
+      0,
+      Math.min(this.items.length - 1, this.active + delta),
+    );
   }
 
   /** The highlighted result, if any. */
@@ -177,19 +175,14 @@ li{display:flex;gap:var(--sp);align-items:center;padding:4px;border-radius:var(-
 li[aria-selected=true]{outline:2px solid var(--a);outline-offset:-2px;background:var(--bg2)}
 img{flex:none;width:64px;height:48px;object-fit:cover;background:var(--bg2);border-radius:4px}
 small{display:block;color:var(--mu)}
-@media(forced-colors:active){input[type=search]{border:1px solid CanvasText}li[aria-selected=true]{outline-color:Highlight}small{color:inherit}}`;
-
-let ids = 0;
+@media(forced-colors:active){li[aria-selected=true]{outline-color:Highlight}}`;
 
 /** An open library dialog: its parts and state, shared below. */
 interface Library {
   kit: Kit;
   media: string;
   model: LibraryModel;
-  /** The prefix of the dialog's element ids. */
-  id: string;
   host: HTMLElement;
-  root: ShadowRoot;
   dialog: HTMLDialogElement;
   form: HTMLFormElement;
   search: HTMLInputElement;
@@ -254,19 +247,21 @@ export function openLibrary(
   return done;
 }
 
-/** Builds the dialog and puts it in the page (not yet shown). */
+/**
+ * Builds the dialog and puts it in the page (not yet shown). Its element
+ * ids are its shadow root's own, so they need no prefix.
+ */
 function libraryDialog(kit: Kit, media: string): Library {
   const { h, isolate } = kit;
-  const id = `cms-lib-${++ids}`;
   const { host, root } = isolate("cms-media-library", THEME, CSS);
   const search = h("input", {
     type: "search",
     "aria-label": libraryLabel("search"),
-    "aria-controls": `${id}l`,
+    "aria-controls": "l",
     placeholder: libraryLabel("search"),
   });
   const list = h("ul", {
-    id: `${id}l`,
+    id: "l",
     role: "listbox",
     tabindex: "0",
     "aria-label": libraryLabel("results"),
@@ -278,30 +273,24 @@ function libraryDialog(kit: Kit, media: string): Library {
     { type: "submit", class: "p" },
     libraryLabel("choose"),
   );
-  const cancel = h("button", { type: "button" }, libraryLabel("cancel"));
+  const cancel = h("button", { type: "button" }, t("cancel"));
   const form = h(
     "form",
     { method: "dialog" },
-    h("h2", { id: `${id}h` }, libraryLabel("title")),
+    h("h2", { id: "h" }, t("fromLibrary")),
     search,
     list,
     status,
     h("div", { class: "a" }, more, cancel, choose),
   );
-  const dialog = h(
-    "dialog",
-    { class: "k", "aria-labelledby": `${id}h` },
-    form,
-  );
+  const dialog = h("dialog", { class: "k", "aria-labelledby": "h" }, form);
   root.append(dialog);
   document.body.append(host);
   return {
     kit,
     media,
     model: new LibraryModel(),
-    id,
     host,
-    root,
     dialog,
     form,
     search,
@@ -318,13 +307,13 @@ function libraryDialog(kit: Kit, media: string): Library {
 
 /** Shows the model: the items, the active one, More, Choose, the count. */
 function paint(v: Library): void {
-  const { kit: { h }, model, id, list } = v;
-  list.replaceChildren(...model.items.map((item, i) => {
+  const { kit: { h }, model, list } = v;
+  const rows = model.items.map((item, i) => {
     const thumb = item.variants[0]?.url ?? item.url;
     const li = h(
       "li",
       {
-        id: `${id}o${i}`,
+        id: `o${i}`,
         role: "option",
         "aria-selected": String(i === model.active),
       },
@@ -342,12 +331,12 @@ function paint(v: Library): void {
     };
     li.ondblclick = () => void finish(v, true);
     return li;
-  }));
-  if (model.current) {
-    list.setAttribute("aria-activedescendant", `${id}o${model.active}`);
-    v.root.getElementById(`${id}o${model.active}`)?.scrollIntoView?.({
-      block: "nearest",
-    });
+  });
+  list.replaceChildren(...rows);
+  const active = rows[model.active];
+  if (active) {
+    list.setAttribute("aria-activedescendant", active.id);
+    active.scrollIntoView?.({ block: "nearest" });
   } else list.removeAttribute("aria-activedescendant");
   v.more.hidden = model.next === null;
   v.choose.disabled = !model.current;
@@ -359,7 +348,7 @@ function paint(v: Library): void {
 /** Loads the page at `cursor` (`null`: the first) of the current search. */
 async function load(v: Library, cursor: string | null): Promise<void> {
   const ticket = ++v.loading;
-  v.status.textContent = libraryLabel("loading");
+  v.status.textContent = t("loading");
   const res = await fetch(libraryUrl(v.media, v.model.query, cursor))
     .catch(() => null);
   if (ticket !== v.loading) return; // a newer search answered
@@ -375,18 +364,14 @@ async function load(v: Library, cursor: string | null): Promise<void> {
 /** Arrows, Home and End move the active item (Home and End not in the
  * search box, where they move the caret). */
 function listKey(v: Library, e: KeyboardEvent): void {
-  const moves: Record<string, number | "first" | "last"> = {
+  const moves: Record<string, number> = {
     ArrowDown: 1,
     ArrowUp: -1,
-    Home: "first",
-    End: "last",
+    Home: -Infinity,
+    End: Infinity,
   };
   const move = moves[e.key];
-  if (
-    move === undefined || (e.target === v.search && typeof move !== "number")
-  ) {
-    return;
-  }
+  if (!move || (e.target === v.search && !isFinite(move))) return;
   e.preventDefault();
   v.model.move(move);
   paint(v);

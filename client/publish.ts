@@ -87,21 +87,17 @@ export class DraftMarks {
 
   /** `id` was saved (a draft now); answers what changed. */
   saved(id: string): string[] {
-    return this.#set([...this.#drafted, id]);
+    return this.set([...this.#drafted, id]);
   }
 
   /** `ids` went live; answers what changed. */
   published(ids: Iterable<string>): string[] {
     const gone = new Set(ids);
-    return this.#set([...this.#drafted].filter((id) => !gone.has(id)));
+    return this.set([...this.#drafted].filter((id) => !gone.has(id)));
   }
 
   /** Exactly `ids` are drafted now (a listing, a `drafts` event). */
   set(ids: Iterable<string>): string[] {
-    return this.#set(ids);
-  }
-
-  #set(ids: Iterable<string>): string[] {
     const next = new Set([...ids].filter((id) => this.#page.has(id)));
     const changed = [
       ...[...this.#drafted].filter((id) => !next.has(id)),

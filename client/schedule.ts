@@ -22,20 +22,20 @@ import type { Kit } from "./dom.ts";
 import { dateTime, labels, t } from "./labels.ts";
 import { THEME } from "./theme.ts";
 
-/** This chunk's labels (English; German when the UI is German). */
+/**
+ * This chunk's labels (English; German when the UI is German). Close,
+ * Cancel and "Not published: …" are the shared table's (`t`).
+ */
 const EN = {
   title: "Publish at a set time",
   when: "Date and time ({zone})",
   fields: "Publishes the drafts of this page: {n}",
   noDrafts: "This page has no drafts to schedule.",
   schedule: "Schedule",
-  close: "Close",
   list: "Scheduled",
   none: "Nothing scheduled.",
-  cancel: "Cancel",
   dismiss: "Dismiss",
   at: "{when} · {n} fields · {editor}",
-  failed: "Not published: {reason}",
   scheduled: "Scheduled for {when}",
   mark: "scheduled",
   badTime: "Choose a date and time in the future.",
@@ -47,13 +47,10 @@ const DE: typeof EN = {
   fields: "Veröffentlicht die Entwürfe dieser Seite: {n}",
   noDrafts: "Diese Seite hat keine Entwürfe zum Planen.",
   schedule: "Planen",
-  close: "Schließen",
   list: "Geplant",
   none: "Nichts geplant.",
-  cancel: "Abbrechen",
   dismiss: "Ausblenden",
   at: "{when} · {n} Felder · {editor}",
-  failed: "Nicht veröffentlicht: {reason}",
   scheduled: "Geplant für {when}",
   mark: "geplant",
   badTime: "Bitte Datum und Uhrzeit in der Zukunft wählen.",
@@ -61,7 +58,7 @@ const DE: typeof EN = {
 };
 
 /** A label of this chunk in the UI's language, with `{name}` filled in. */
-export function scheduleLabel(
+function scheduleLabel(
   key: keyof typeof EN,
   values: Record<string, string | number> = {},
 ): string {
@@ -86,10 +83,9 @@ export function localToUtc(value: string): string | null {
   const date = new Date(y, mo - 1, d, h, mi, s);
   // A day that does not exist, or a time the zone skips (spring forward),
   // moves; refuse it.
-  const same = date.getFullYear() === y && date.getMonth() === mo - 1 &&
-    date.getDate() === d && date.getHours() === h && date.getMinutes() === mi;
-  if (!same) return null;
-  return date.toISOString();
+  return utcToLocal(date.getTime()) === value.slice(0, 16)
+    ? date.toISOString()
+    : null;
 }
 
 /**
@@ -188,11 +184,6 @@ export class ScheduleModel {
     }
     return out;
   }
-
-  /** How many schedules failed (shown to editors until dismissed). */
-  get failed(): number {
-    return this.schedules.filter((s) => s.state === "failed").length;
-  }
 }
 
 /** A field of the page: its address and regions. */
@@ -213,8 +204,7 @@ h3{font-size:13px;margin:calc(var(--sp)*1.5) 0 4px}
 input{all:unset;box-sizing:border-box;min-height:30px;padding:4px 8px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg);font:var(--f);font-weight:400}
 ul{list-style:none;margin:0;padding:0}
 li{display:flex;gap:var(--sp);align-items:center;justify-content:space-between;padding:4px 0}
-li .e{margin:0}
-@media(forced-colors:active){input{border:1px solid CanvasText}.e{color:inherit}}`;
+li .e{margin:0}`;
 
 const headers = { "Content-Type": "application/json" };
 
@@ -290,7 +280,7 @@ function scheduleForm(h: Kit["h"], drafts: number) {
     { type: "submit", class: "p" },
     scheduleLabel("schedule"),
   );
-  const close = h("button", { type: "button" }, scheduleLabel("close"));
+  const close = h("button", { type: "button" }, t("close"));
   const form = h(
     "form",
     { method: "dialog" },
@@ -336,7 +326,7 @@ function scheduleRow(
           h(
             "span",
             { class: "e" },
-            scheduleLabel("failed", { reason: s.reason }),
+            t("notPublished", { reason: s.reason }),
           ),
         ]
         : []),
@@ -407,7 +397,7 @@ async function openSchedule(c: Scheduler) {
         const cancel = h(
           "button",
           { type: "button" },
-          scheduleLabel(s.state === "failed" ? "dismiss" : "cancel"),
+          s.state === "failed" ? scheduleLabel("dismiss") : t("cancel"),
         );
         cancel.onclick = async () => {
           const why = await cancelSchedule(c, s.id);
@@ -493,7 +483,7 @@ export function attachSchedule(
         await refresh(c);
         const s = c.model.schedules.find((s) => s.id === detail.id);
         if (detail.failed && s?.state === "failed") {
-          bar.toast(scheduleLabel("failed", { reason: s.reason ?? "" }), [{
+          bar.toast(t("notPublished", { reason: s.reason ?? "" }), [{
             label: t("publishAt"),
             run: open,
           }]);

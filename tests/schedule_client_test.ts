@@ -110,7 +110,11 @@ Deno.test("schedule model: marks the soonest pending schedule per field", () => 
   assert.equal(marks.get("p:h:title")?.id, "soon");
   assert.equal(marks.get("p:h:body")?.id, "late");
   assert.equal(marks.has("p:h:hero"), false);
-  assert.equal(model.failed, 1);
+  // A failed schedule stays listed (with its reason) until dismissed.
+  assert.deepEqual(
+    model.schedules.filter((s) => s.state === "failed").map((s) => s.reason),
+    ["Conflict"],
+  );
   model.added(
     { id: "new", at: "2029-06-01T00:00:00Z", fields: ["p:h:hero"] },
     "Bo",
@@ -147,9 +151,12 @@ Deno.test("library model: search, pages, keyboard moves", () => {
   assert.equal(key(), "b.jpg"); // clamped
   model.add({ uploads: [item("c.jpg")], next: null, total: 3 });
   assert.equal(key(), "b.jpg"); // a new page keeps the highlight
-  model.move("last");
+  model.move(Infinity);
   assert.equal(key(), "c.jpg");
   model.move(-5);
+  assert.equal(key(), "a.jpg");
+  model.move(Infinity);
+  model.move(-Infinity);
   assert.equal(key(), "a.jpg");
   assert.equal(model.next, null);
   model.search("x");
