@@ -93,11 +93,11 @@ const NOTHING: CmsHandle = {
  * ```
  */
 export function mountCms(options: MountOptions = {}): CmsHandle {
-  const has = (attr: string) => document.querySelector(`[data-cms-${attr}]`);
+  const has = (selector: string) => document.querySelector(selector);
   if (current) return current;
-  if (!has("field") && !has("list")) return NOTHING;
+  if (!has("[data-cms-field],[data-cms-list]")) return NOTHING;
   // Fetch the rich chunk in parallel with the editing session.
-  if (has("type=richtext")) import("./rich.ts").catch(() => {});
+  if (has("[data-cms-type=richtext]")) import("./rich.ts").catch(() => {});
   let session: CmsHandle | null = null, stopped = false;
   const forget = () => {
     if (current === handle) current = undefined;
