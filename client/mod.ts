@@ -122,18 +122,18 @@ export function mountCms(options: MountOptions = {}): CmsHandle {
     table?: import("./labels.ts").Labels,
   ) => {
     loaded = m;
-    if (stopped) return forget();
+    // Unmounted meanwhile: `unmount` already let go of the handle.
+    if (stopped) return;
     const started = session = m.mount(kit, options, table);
     // No valid marker: the session ended itself.
     return started.ready.then(() => void (started.fields || forget()));
   };
   // Once loaded, later mounts (after an unmount) start synchronously.
-  handle.ready = options.labels === "de"
-    ? Promise.all([loaded ?? import("./cms.ts"), import("./labels_de.ts")])
-      .then(([m, t]) => start(m, t.de))
-    : loaded
+  const de = options.labels === "de" && import("./labels_de.ts");
+  handle.ready = loaded && !de
     ? Promise.resolve(start(loaded))
-    : import("./cms.ts").then((m) => start(m));
+    : Promise.all([loaded ?? import("./cms.ts"), de])
+      .then(([m, table]) => start(m, table ? table.de : undefined));
   return current = handle;
 }
 
