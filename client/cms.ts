@@ -229,11 +229,8 @@ function sessionImages(s: Session): ImageRegions {
     kit: s.kit,
     media: s.cfg.media,
     alive: () => s.alive,
-    done(el, url) {
-      const f = fieldOf(s, el.getAttribute("data-cms-field"));
-      f.els.forEach((region) => s.images.show(region, url));
-      s.model.edit(f.id, url);
-    },
+    // The edit paints every region of the field (see `paint`).
+    done: (el, url) => s.model.edit(el.getAttribute("data-cms-field")!, url),
     failed: (el, status, reason) =>
       emit("cms:error", {
         field: el.getAttribute("data-cms-field"),
@@ -505,8 +502,7 @@ function regionListeners(s: Session): (() => void)[] {
         const r = regionOf(s, target);
         return r && !r.f.rich && !r.f.image ? r.el : undefined;
       },
-      (el) =>
-        model.edit(fieldOf(s, el.dataset.cmsField!).id, el.textContent ?? ""),
+      (el) => model.edit(el.dataset.cmsField!, el.textContent ?? ""),
     ),
     listen<KeyboardEvent>(document, "keydown", (k) => onKey(s, k), true),
     listen<MouseEvent>(document, "click", (e) => {

@@ -87,7 +87,7 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     if (
       Array.isArray(v) === Array.isArray(config[name]) &&
       typeof v === typeof config[name]
-    ) Object.assign(config, { [name]: v });
+    ) (config as unknown as Record<string, unknown>)[name] = v;
   }
   const unknown = Object.keys(page && typeof page === "object" ? page : {})
     .filter((key) => !Object.hasOwn(config, key));

@@ -23,11 +23,6 @@ export function askConflict(
 ): Promise<ConflictChoice> {
   return new Promise((resolve) => {
     const title = t("conflict", { field });
-    let chosen: ConflictChoice = "cancel";
-    const choose = (choice: ConflictChoice) => {
-      chosen = choice;
-      dialog.close();
-    };
     const side = (name: string, value: string) =>
       h("section", {}, h("h3", {}, name), h("pre", {}, value));
     const dialog = h(
@@ -45,17 +40,18 @@ export function askConflict(
         { class: "a" },
         button({
           label: t("keepMine"),
-          run: () => choose("mine"),
+          run: () => dialog.close("mine"),
           primary: true,
         }),
-        button({ label: t("useStored"), run: () => choose("stored") }),
+        button({ label: t("useStored"), run: () => dialog.close("stored") }),
       ),
     );
-    // Esc closes it, with or without a cancel event (Chromium skips that
-    // event without a user activation since the last one): "cancel".
+    // The choice is the dialog's return value. Esc closes it without one,
+    // with or without a cancel event (Chromium skips that event without a
+    // user activation since the last one): "cancel".
     dialog.onclose = () => {
       dialog.remove();
-      resolve(chosen);
+      resolve((dialog.returnValue || "cancel") as ConflictChoice);
     };
     root.append(dialog);
     dialog.showModal();

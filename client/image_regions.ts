@@ -42,28 +42,26 @@ export interface ImageRegions {
   close(): void;
 }
 
-/** Sets `el`'s attributes to `attrs` (and removes the other image ones). */
-function setImage(el: HTMLElement, attrs: Record<string, string>): void {
-  for (const name of IMAGE_ATTRS) el.removeAttribute(name);
+/** Attributes by name; `null` for an absent one. */
+type Attrs = Record<string, string | null>;
+
+/** `el`'s attributes `names` (`null`: absent). */
+function readAttrs(el: HTMLElement, names: string[]): Attrs {
+  return Object.fromEntries(names.map((name) => [name, el.getAttribute(name)]));
+}
+
+/** Sets `attrs` on `el` (`null` removes one). */
+function writeAttrs(el: HTMLElement, attrs: Attrs): void {
   for (const [name, value] of Object.entries(attrs)) {
-    el.setAttribute(name, value);
+    if (value === null) el.removeAttribute(name);
+    else el.setAttribute(name, value);
   }
 }
 
-/** Sets `attrs` on `el`; returns the function putting the old ones back. */
-function swapAttrs(el: HTMLElement, attrs: Record<string, string>) {
-  const before: Record<string, string | null> = {};
-  for (const [name, value] of Object.entries(attrs)) {
-    before[name] = el.getAttribute(name);
-    el.setAttribute(name, value);
-  }
-  return () => {
-    for (const [name, value] of Object.entries(before)) {
-      if (value === null) el.removeAttribute(name);
-      else el.setAttribute(name, value);
-    }
-  };
-}
+/** Every image attribute absent: the base of a value's attributes. */
+const NO_IMAGE: Attrs = Object.fromEntries(
+  IMAGE_ATTRS.map((name) => [name, null]),
+);
 
 /**
  * Creates the image regions of a session.
@@ -76,9 +74,9 @@ function swapAttrs(el: HTMLElement, attrs: Record<string, string>) {
  */
 export function imageRegions(session: ImageSession): ImageRegions {
   /** The attributes each region had at mount (Esc brings them back). */
-  const shown = new Map<HTMLElement, Record<string, string>>();
+  const shown = new Map<HTMLElement, Attrs>();
   /** The attributes of each image uploaded in this session, by URL. */
-  const uploaded = new Map<string, Record<string, string>>();
+  const uploaded = new Map<string, Attrs>();
   let closePanel: (() => void) | undefined;
   const chunk = () => import("./image_field.ts");
   const target = (el: HTMLImageElement): ImageFieldTarget => ({
@@ -92,24 +90,22 @@ export function imageRegions(session: ImageSession): ImageRegions {
   });
   return {
     add(el) {
-      const kept: Record<string, string> = {};
-      for (const name of IMAGE_ATTRS) {
-        const v = el.getAttribute(name);
-        if (v !== null) kept[name] = v;
-      }
-      shown.set(el, kept);
-      return swapAttrs(el, {
+      shown.set(el, readAttrs(el, IMAGE_ATTRS));
+      const button = {
         tabindex: "0",
         role: "button",
         "aria-label": t("changeImage"),
-      });
+      };
+      const before = readAttrs(el, Object.keys(button));
+      writeAttrs(el, button);
+      return () => writeAttrs(el, before);
     },
     show(el, url) {
       const mounted = shown.get(el);
-      setImage(
-        el,
-        url === mounted?.src ? mounted : uploaded.get(url) ?? { src: url },
-      );
+      writeAttrs(el, {
+        ...NO_IMAGE,
+        ...url === mounted?.src ? mounted : uploaded.get(url) ?? { src: url },
+      });
     },
     async open(el) {
       const m = await chunk();

@@ -184,7 +184,8 @@ export function t(
   values: Record<string, string | number> = {},
 ): string {
   let text = labels[key];
-  if (typeof values.n === "number" && text.includes("|")) {
+  // A label without `|` is its own only form (`at(-1)`).
+  if (typeof values.n === "number") {
     const rules = new Intl.PluralRules(labels.lang);
     const forms = text.split("|");
     const at = rules.resolvedOptions().pluralCategories.indexOf(

@@ -14,8 +14,6 @@ import { kindOfMarker } from "../core/content.ts";
 
 /** A parsed marker. */
 export interface Marker {
-  /** The marker element. */
-  el: HTMLElement;
   /** The marker text, `collection:key:field`; identifies the field. */
   id: string;
   /** The record's collection. */
@@ -57,7 +55,6 @@ export function readMarker(
     return "Image fields need an <img> element";
   }
   return {
-    el,
     id,
     collection: address.collection,
     key: address.key,

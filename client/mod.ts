@@ -93,11 +93,11 @@ const NOTHING: CmsHandle = {
  * ```
  */
 export function mountCms(options: MountOptions = {}): CmsHandle {
-  const has = (attr: string) => document.querySelector(`[data-cms-${attr}]`);
+  const has = (selector: string) => document.querySelector(selector);
   if (current) return current;
-  if (!has("field") && !has("list")) return NOTHING;
+  if (!has("[data-cms-field],[data-cms-list]")) return NOTHING;
   // Fetch the rich chunk in parallel with the editing session.
-  if (has("type=richtext")) import("./rich.ts").catch(() => {});
+  if (has("[data-cms-type=richtext]")) import("./rich.ts").catch(() => {});
   let session: CmsHandle | null = null, stopped = false;
   const forget = () => {
     if (current === handle) current = undefined;
@@ -122,18 +122,18 @@ export function mountCms(options: MountOptions = {}): CmsHandle {
     table?: import("./labels.ts").Labels,
   ) => {
     loaded = m;
-    if (stopped) return forget();
+    // Unmounted meanwhile: `unmount` already let go of the handle.
+    if (stopped) return;
     const started = session = m.mount(kit, options, table);
     // No valid marker: the session ended itself.
     return started.ready.then(() => void (started.fields || forget()));
   };
   // Once loaded, later mounts (after an unmount) start synchronously.
-  handle.ready = options.labels === "de"
-    ? Promise.all([loaded ?? import("./cms.ts"), import("./labels_de.ts")])
-      .then(([m, t]) => start(m, t.de))
-    : loaded
+  const de = options.labels === "de" && import("./labels_de.ts");
+  handle.ready = loaded && !de
     ? Promise.resolve(start(loaded))
-    : import("./cms.ts").then((m) => start(m));
+    : Promise.all([loaded ?? import("./cms.ts"), de])
+      .then(([m, table]) => start(m, table ? table.de : undefined));
   return current = handle;
 }
 

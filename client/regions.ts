@@ -51,7 +51,7 @@ export function plainEvents(
   region: (target: EventTarget | null) => HTMLElement | undefined,
   onInput: (el: HTMLElement) => void,
 ): (() => void)[] {
-  const handlers: Record<string, (e: Event, el: HTMLElement) => void> = {
+  const handlers: Record<string, (e: Event) => void> = {
     keydown(e) {
       const k = e as KeyboardEvent;
       if (k.key === "Enter" && !k.isComposing) e.preventDefault();
@@ -80,8 +80,7 @@ export function plainEvents(
   return [
     ...Object.keys(handlers).map((type) =>
       listen(document, type, (e) => {
-        const el = region(e.target);
-        if (el) handlers[type](e, el);
+        if (region(e.target)) handlers[type](e);
       })
     ),
     onEdit(document, (e) => {

@@ -34,13 +34,13 @@ export async function saveField(
       body: JSON.stringify(body),
     });
     const h = (name: string) => res.headers.get(name) ?? undefined;
-    const removed = Number(h(REMOVED_HEADER));
     return {
-      ...(removed > 0 ? { removed } : {}),
       status: res.status,
       text: res.status === 204 ? "" : await res.text(),
       version: h(VERSION_HEADER),
       retryAfter: h("retry-after"),
+      // Absent or 0 (our server sends a count ≥ 0): no count.
+      removed: Number(h(REMOVED_HEADER)) || undefined,
     };
   } catch {
     return { status: 0, text: "" };

@@ -5,8 +5,8 @@
  *
  * Public tokens are CSS custom properties with the `--cms-` prefix; a host
  * sets them on `:root` (custom properties inherit into shadow roots, nothing
- * else does). Inside, each maps to a short private property with our
- * default, so a token the host leaves unset costs nothing:
+ * else does). Inside, each maps to a short private property, with our
+ * default (light, or dark in the dark scheme) as its fallback:
  *
  * | token | default (light / dark) | used for |
  * | --- | --- | --- |
@@ -37,9 +37,10 @@ const NAMES = "a oa bg bg2 fg mu bd er ok".split(" ");
 const TOKENS =
   "accent on-accent surface surface-2 text text-muted border danger success"
     .split(" ");
-/** `--_x:value` for each default (the fallbacks of the tokens). */
-const defaults = (values: string) =>
-  values.split(" ").map((v, i) => `--_${NAMES[i]}:${v}`).join(";");
+/** `--x:var(--cms-token,default)` for each private property and default. */
+const tokens = (values: string) =>
+  values.split(" ").map((v, i) => `--${NAMES[i]}:var(--cms-${TOKENS[i]},${v})`)
+    .join(";");
 
 /**
  * The base stylesheet of every editor shadow root: tokens, the dark scheme,
@@ -47,12 +48,10 @@ const defaults = (values: string) =>
  * or dialog; buttons, `.p` the primary one; labels above inputs; `.e` an
  * error line; `.a` a row of actions; `.m` muted text; `.t` a badge).
  */
-export const THEME = `:host{all:initial!important;${defaults(LIGHT)};${
-  NAMES.map((n, i) => `--${n}:var(--cms-${TOKENS[i]},var(--_${n}))`).join(";")
+export const THEME = `:host{all:initial!important;${
+  tokens(LIGHT)
 };--r:var(--cms-radius,8px);--r2:calc(var(--r) - 2px);--sp:var(--cms-space,8px);--ring:var(--cms-focus-ring,var(--a));--f:var(--cms-font,13px/1.4 system-ui,sans-serif);--sh:0 6px 24px #0004}
-@media(prefers-color-scheme:dark){:host{${
-  defaults(DARK)
-};--sh:0 6px 24px #000a}}
+@media(prefers-color-scheme:dark){:host{${tokens(DARK)};--sh:0 6px 24px #000a}}
 [hidden]{display:none!important}
 .k{font:var(--f);color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:var(--r);box-shadow:var(--sh);padding:calc(var(--sp)*1.5);margin:0}
 h2{font-size:15px;margin:0 0 var(--sp)}

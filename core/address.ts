@@ -119,7 +119,7 @@ function checkField(
   }
   if (at >= 0) {
     const locale = head.slice(at + 1);
-    if (!isLocale(locale)) return "Invalid locale";
+    if (!LOCALE.test(locale)) return "Invalid locale";
     address.locale = locale;
   }
   return address;
