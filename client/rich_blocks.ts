@@ -98,45 +98,6 @@ export function blockKey(ed: RichCore, e: KeyboardEvent): boolean {
   return true;
 }
 
-/** One item of the block-type menu; `pick` runs when it is chosen. */
-function blockItem(
-  { kit: { h } }: RichCore,
-  tag: string,
-  label: string,
-  keys: string | undefined,
-  keyText: (keys: string) => string,
-  pick: () => void,
-): HTMLButtonElement {
-  const item = h(
-    "button",
-    { role: "menuitemradio", "aria-checked": "false", tabindex: "-1" },
-    h("span", {}, label),
-  );
-  if (keys) {
-    item.setAttribute("aria-keyshortcuts", keys);
-    item.append(h("kbd", {}, keyText(keys)));
-  }
-  item.dataset.tag = tag;
-  item.onmousedown = (e) => e.preventDefault();
-  item.onclick = pick;
-  return item;
-}
-
-/** Keys in the open menu: arrows, Home and End move; Esc and Tab close. */
-function menuKey(
-  e: KeyboardEvent,
-  items: HTMLButtonElement[],
-  root: ShadowRoot,
-  close: (focus: boolean) => void,
-): void {
-  if (e.key === "Escape" || e.key === "Tab") {
-    e.stopPropagation();
-    if (e.key === "Escape") e.preventDefault();
-    return close(e.key === "Escape");
-  }
-  arrowTo(e, items, root, "ArrowUp", "ArrowDown")?.focus();
-}
-
 /**
  * The item of `items` that key `e` moves to from the focused one (`back`
  * and `next` arrows, Home, End; wrapping around), its default prevented;
@@ -180,12 +141,22 @@ export function blockMenu(
     name,
     "▾",
   );
-  const items = BLOCKS.map(([tag, label, keys]) =>
-    blockItem(ed, tag, t(label), keys, keyText, () => {
+  const items = BLOCKS.map(([tag, label, keys]) => {
+    const item = h(
+      "button",
+      { role: "menuitemradio", "aria-checked": "false", tabindex: "-1" },
+      h("span", {}, t(label)),
+    );
+    if (keys) {
+      item.setAttribute("aria-keyshortcuts", keys);
+      item.append(h("kbd", {}, keyText(keys)));
+    }
+    item.onclick = () => {
       close(false);
       setBlock(ed, tag);
-    })
-  );
+    };
+    return item;
+  });
   const menu = h("div", {
     role: "menu",
     class: "mn k",
@@ -197,23 +168,30 @@ export function blockMenu(
     button.setAttribute("aria-expanded", "false");
     if (focus) button.focus();
   };
-  button.onmousedown = (e) => e.preventDefault();
   button.onclick = () => {
     if (!menu.hidden) return close();
     menu.hidden = false;
     button.setAttribute("aria-expanded", "true");
-    (items.find((i) => i.getAttribute("aria-checked") === "true") ?? items[0])
-      .focus();
+    // One item is always checked (`refresh` ran at once).
+    items.find((i) => i.getAttribute("aria-checked") === "true")!.focus();
   };
-  menu.onkeydown = (e) => menuKey(e, items, root, close);
+  // Keys in the open menu: arrows, Home and End move; Esc and Tab close.
+  menu.onkeydown = (e) => {
+    if (e.key === "Escape" || e.key === "Tab") {
+      e.stopPropagation();
+      if (e.key === "Escape") e.preventDefault();
+      return close(e.key === "Escape");
+    }
+    arrowTo(e, items, root, "ArrowUp", "ArrowDown")?.focus();
+  };
   const refresh = () => {
     const tag = currentBlock();
     const [, label] = BLOCKS.find(([b]) => b === tag)!;
     name.textContent = t(label);
     button.setAttribute("aria-label", `${t("blockType")}: ${t(label)}`);
-    for (const item of items) {
-      item.setAttribute("aria-checked", String(item.dataset.tag === tag));
-    }
+    items.forEach((item, i) =>
+      item.setAttribute("aria-checked", String(BLOCKS[i][0] === tag))
+    );
   };
   refresh();
   return { wrap: h("span", { class: "bw" }, button, menu), button, refresh };
