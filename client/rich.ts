@@ -149,11 +149,6 @@ kbd{font:12px ui-monospace,monospace;color:var(--mu)}
 // The file input, the idle progress bar and an idle panel carry `hidden`: no
 // rule here sets their `display`, so the UA's `[hidden]{display:none}` holds.
 
-/** Images inside rich regions with no `alt` attribute at all. */
-export function missingAlt(): number {
-  return document.querySelectorAll("[contenteditable] img:not([alt])").length;
-}
-
 /**
  * The region's value: trimmed `innerHTML`. Chromium and WebKit nest a new
  * list in its <p>, which HTML parsing (so the stored value) splits into
@@ -163,7 +158,7 @@ export function missingAlt(): number {
  * `&nbsp;` engines put in for a space typed at a line's end or next to
  * another is a plain space.
  */
-export const valueOf = (el: HTMLElement): string =>
+const valueOf = (el: HTMLElement): string =>
   el.innerHTML.trim().replace(
     /<p>(<[ou]l>)|(<\/[ou]l>)<\/p>|<br>(?=<\/li>)|<(\/?)([bi])>|&nbsp;/g,
     (m, open = "", close = "", slash, tag) =>
@@ -254,8 +249,12 @@ function createCore(
       if (v === ed.last) return;
       ed.last = v;
       for (const cb of listeners) cb(v);
+      // How many images in rich regions have no `alt` attribute at all.
+      const missing = document.querySelectorAll(
+        "[contenteditable] img:not([alt])",
+      ).length;
       document.dispatchEvent(
-        new CustomEvent("cms:alt", { detail: { missing: missingAlt() } }),
+        new CustomEvent("cms:alt", { detail: { missing } }),
       );
     },
     change(fn: () => void) {
@@ -382,10 +381,9 @@ function onClick(ed: RichCore, e: MouseEvent): void {
   const img = target.closest?.("img");
   if (img && el.contains(img)) {
     const range = document.createRange();
-    const sel = getSelection();
     range.selectNode(img);
-    sel?.removeAllRanges();
-    sel?.addRange(range);
+    getSelection()?.removeAllRanges();
+    getSelection()?.addRange(range);
     ed.remember();
     void ed.tools().then((m) => m.openImageTools(ed, img));
   } else if (el.contains(target.closest?.("a[href]") ?? null)) {

@@ -84,12 +84,8 @@ const shortcutList = (ed: RichCore) =>
  */
 export function createToolbar(ed: RichCore, label: string): (() => void)[] {
   const { kit: { h, listen }, el, root } = ed;
-  const file = h("input", {
-    type: "file",
-    accept: "image/*",
-    multiple: "",
-    hidden: "",
-  });
+  // `multiple` is set by whoever opens the picker (one image or many).
+  const file = h("input", { type: "file", accept: "image/*", hidden: "" });
   const progress = h("progress", {
     "aria-label": t("uploadProgress"),
     hidden: "",
