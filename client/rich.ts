@@ -16,7 +16,7 @@ import { t } from "./labels.ts";
 import { THEME } from "./theme.ts";
 import { createToolbar } from "./rich_toolbar.ts";
 import { receive, upload } from "./rich_uploads.ts";
-import { blockKey } from "./rich_blocks.ts";
+import { blockKey, toggleCode } from "./rich_blocks.ts";
 
 /** Options of `mountRichText` and `RichText`. */
 export interface RichTextOptions {
@@ -357,7 +357,8 @@ function editorListeners(ed: RichCore): (() => void)[] {
   ];
 }
 
-/** Undo, redo and the link panel by keyboard. */
+/** Undo, redo, the link panel, bold, italic, inline code, the shortcuts
+ * list and the block types by keyboard. */
 function onKey(ed: RichCore, e: KeyboardEvent): void {
   if (e.isComposing) return;
   // The key pressed with Ctrl (or Cmd on Apple keyboards), without Alt.
@@ -369,7 +370,8 @@ function onKey(ed: RichCore, e: KeyboardEvent): void {
   else if (key === "b" || key === "i") {
     ed.exec(key === "b" ? "bold" : "italic");
     ed.refresh();
-  } else if (key === "/") ed.shortcuts();
+  } else if (key === "e" && !e.shiftKey) toggleCode(ed);
+  else if (key === "/") ed.shortcuts();
   else if (!blockKey(ed, e)) return;
   e.preventDefault();
 }

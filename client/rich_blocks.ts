@@ -44,8 +44,8 @@ function focusRegion(ed: RichCore): void {
   else ed.restore();
 }
 
-/** The `<code>` the selection is in, inside the region. */
-function codeAt(ed: RichCore): Element | undefined {
+/** The inline `<code>` the selection is in, inside the region. */
+export function codeAt(ed: RichCore): Element | undefined {
   const n = getSelection()?.anchorNode;
   const code = (n?.nodeType === 1 ? n as Element : n?.parentElement)
     ?.closest("code");
@@ -53,9 +53,6 @@ function codeAt(ed: RichCore): Element | undefined {
     ? code
     : undefined;
 }
-
-/** Whether the selection is in inline code. */
-export const inCode = (ed: RichCore): boolean => !!codeAt(ed);
 
 /**
  * Inline code: wraps the selected text in `<code>`, or unwraps the code the
@@ -81,21 +78,14 @@ export function toggleCode(ed: RichCore): void {
 }
 
 /**
- * The region's block and code shortcuts: Ctrl/Cmd+Alt+0, 2, 3, 4 (by key
- * position, so any layout) and Ctrl/Cmd+E. Returns whether `e` was one.
+ * The region's block shortcuts: Ctrl/Cmd+Alt+0, 2, 3, 4 (by key position,
+ * so any layout). Returns whether `e` was one.
  */
 export function blockKey(ed: RichCore, e: KeyboardEvent): boolean {
-  if (!(e.ctrlKey || e.metaKey)) return false;
-  if (e.altKey) {
-    const tag = { Digit0: "p", Digit2: "h2", Digit3: "h3", Digit4: "h4" }[
-      e.code
-    ];
-    if (tag) setBlock(ed, tag);
-    return !!tag;
-  }
-  if (e.key.toLowerCase() !== "e" || e.shiftKey) return false;
-  toggleCode(ed);
-  return true;
+  const tag = (e.ctrlKey || e.metaKey) && e.altKey &&
+    { Digit0: "p", Digit2: "h2", Digit3: "h3", Digit4: "h4" }[e.code];
+  if (tag) setBlock(ed, tag);
+  return !!tag;
 }
 
 /**

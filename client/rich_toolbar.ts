@@ -12,7 +12,7 @@ import {
   arrowTo,
   blockMenu,
   BLOCKS,
-  inCode,
+  codeAt,
   toggleCode,
 } from "./rich_blocks.ts";
 import type { RichCore } from "./rich.ts";
@@ -53,7 +53,7 @@ function items(ed: RichCore): Item[] {
       "inlineCode",
       () => toggleCode(ed),
       "Control+E Meta+E",
-      () => inCode(ed),
+      () => !!codeAt(ed),
     ],
     ["link", "link", ed.link, "Control+K Meta+K"],
     ["list", "bulleted", "insertUnorderedList"],
