@@ -15,8 +15,6 @@ import { isAllowedUrl, LINK_SCHEMES } from "../core/url.ts";
 /** A bare host like "example.com/a": the editor meant https. */
 const BARE_HOST = /^[a-z\d-]+(\.[a-z\d-]+)+(?::\d+)?(?:[/?#]|$)/i;
 
-let ids = 0;
-
 /**
  * Sets `link`'s address, target and text; a new link (`range` given)
  * replaces the selection, or goes at the region's end.
@@ -64,7 +62,9 @@ export function openLink(editor: RichEditor): void {
   const a = found && el.contains(found) ? found : undefined;
   const selected = a ? a.textContent ?? "" : range?.toString() ?? "";
 
-  const id = `cms-link-${++ids}`;
+  // The toolbar's shadow root shows one panel at a time: a fixed id is
+  // unique there.
+  const id = "cms-link-e";
   const href = h("input", {
     type: "text",
     name: "linkUrl",
