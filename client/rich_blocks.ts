@@ -21,17 +21,17 @@ export const BLOCKS: [string, keyof Labels, string?][] = [
   ["pre", "codeBlock"],
 ];
 
-/** The block type at the selection (`p` when it is none of ours). */
-export function currentBlock(): string {
+/** The block type at the selection (paragraph when it is none of ours). */
+export function currentBlock(): (typeof BLOCKS)[number] {
   const v = document.queryCommandValue("formatBlock").toLowerCase();
-  return BLOCKS.some(([tag]) => tag === v) ? v : "p";
+  return BLOCKS.find(([tag]) => tag === v) ?? BLOCKS[0];
 }
 
 /** Makes the selection's block(s) `tag`. */
 export function setBlock(ed: RichCore, tag: string): void {
   focusRegion(ed);
   // Back to a paragraph from a quote: the quote goes too.
-  ed.exec("formatBlock", tag === currentBlock() ? "p" : tag);
+  ed.exec("formatBlock", tag === currentBlock()[0] ? "p" : tag);
   ed.refresh();
 }
 
@@ -175,8 +175,7 @@ export function blockMenu(
     arrowTo(e, items, root, "ArrowUp", "ArrowDown")?.focus();
   };
   const refresh = () => {
-    const tag = currentBlock();
-    const [, label] = BLOCKS.find(([b]) => b === tag)!;
+    const [tag, label] = currentBlock();
     name.textContent = t(label);
     button.setAttribute("aria-label", `${t("blockType")}: ${t(label)}`);
     items.forEach((item, i) =>
