@@ -117,17 +117,17 @@ export function openImageField(kit: Kit, target: ImageFieldTarget): () => void {
     close();
   };
   cancel.onclick = close;
-  file.onchange = async () => {
+  file.onchange = () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
     file.value = "";
-    let failed = false;
-    await replaceImage(
-      { ...target, failed: (s, why) => (failed = true, target.failed(s, why)) },
+    // The panel closes once the image shows the stored one; on a failure
+    // it stays open with the reason.
+    void replaceImage(
+      { ...target, done: (url, attrs) => (target.done(url, attrs), close()) },
       chosen,
       (text) => status.textContent = text,
     );
-    if (!failed) close();
   };
   form.onkeydown = (e) => {
     if (e.key !== "Escape") return;

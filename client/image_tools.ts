@@ -33,25 +33,25 @@ export function askAlt(
     : image.currentSrc || image.src;
   const text = h("input", {
     type: "text",
-    id: `${id}t`,
     value: current ?? "",
     "aria-describedby": `${id}h ${id}e`,
   });
   const decorative = h("input", { type: "checkbox" });
   decorative.checked = current === "";
   const error = h("p", { class: "e", id: `${id}e`, role: "alert" });
-  const button = (label: keyof Labels, type = "button") =>
-    h("button", { type }, t(label));
-  const cancel = button("cancel");
-  const ok = button(image instanceof File ? "insert" : "ok", "submit");
-  ok.className = "p";
+  const cancel = h("button", { type: "button" }, t("cancel"));
+  const ok = h(
+    "button",
+    { type: "submit", class: "p" },
+    t(image instanceof File ? "insert" : "ok"),
+  );
   const form = h(
     "form",
     { method: "dialog" },
     h("h2", { id: `${id}l` }, t("altTitle")),
     h("img", { src: preview, alt: "" }),
     h("p", { class: "m", id: `${id}h` }, t("altHelp")),
-    h("label", { for: `${id}t` }, t("altText"), text),
+    h("label", {}, t("altText"), text),
     h("label", { class: "c" }, decorative, t("decorative")),
     error,
     h("div", { class: "a" }, ok, cancel),

@@ -9,12 +9,11 @@
  */
 
 import type { RichEditor } from "./rich.ts";
-import { type Labels, t } from "./labels.ts";
+import { t } from "./labels.ts";
+import { isAllowedUrl, LINK_SCHEMES } from "../core/url.ts";
 
 /** A bare host like "example.com/a": the editor meant https. */
 const BARE_HOST = /^[a-z\d-]+(\.[a-z\d-]+)+(?::\d+)?(?:[/?#]|$)/i;
-
-let ids = 0;
 
 /**
  * Sets `link`'s address, target and text; a new link (`range` given)
@@ -63,56 +62,48 @@ export function openLink(editor: RichEditor): void {
   const a = found && el.contains(found) ? found : undefined;
   const selected = a ? a.textContent ?? "" : range?.toString() ?? "";
 
-  const id = `cms-link-${++ids}`;
-  const field = (name: keyof Labels, value: string, hint?: string) =>
-    h(
-      "label",
-      {},
-      t(name),
-      h("input", {
-        type: "text",
-        name,
-        value,
-        ...(hint ? { inputmode: "url", "aria-describedby": id } : {}),
-      }),
-    );
-  const href = field("linkUrl", a?.getAttribute("href") ?? "", "url");
-  const text = field("linkText", selected);
+  // The toolbar's shadow root shows one panel at a time: a fixed id is
+  // unique there.
+  const id = "cms-link-e";
+  const href = h("input", {
+    type: "text",
+    name: "linkUrl",
+    value: a?.getAttribute("href") ?? "",
+    inputmode: "url",
+    "aria-describedby": id,
+  });
+  const text = h("input", { type: "text", name: "linkText", value: selected });
   const tab = h("input", { type: "checkbox", name: "tab" });
   tab.checked = a?.target === "_blank";
   const error = h("span", { class: "e", id, role: "alert" });
-  const button = (label: keyof Labels, type = "button") =>
-    h("button", { type }, t(label));
-  const apply = button("apply", "submit");
-  apply.className = "p";
-  const remove = button("remove");
-  const cancel = button("cancel");
+  const apply = h("button", { type: "submit", class: "p" }, t("apply"));
+  const remove = h("button", { type: "button" }, t("remove"));
+  const cancel = h("button", { type: "button" }, t("cancel"));
   remove.hidden = !a;
   const form = h(
     "form",
     { class: "k", role: "group", "aria-label": t("link") },
-    href,
-    text,
+    h("label", {}, t("linkUrl"), href),
+    h("label", {}, t("linkText"), text),
     h("label", { class: "c" }, tab, t("newTab")),
     error,
     h("div", { class: "a" }, apply, remove, cancel),
   );
-  const input = (label: HTMLElement) => label.lastChild as HTMLInputElement;
   const close = () => editor.close();
 
   form.onsubmit = (e) => {
     e.preventDefault();
-    let url = input(href).value.trim();
+    let url = href.value.trim();
     if (BARE_HOST.test(url)) url = `https://${url}`;
     const problem = !url || url === "https://"
       ? t("linkEmpty")
-      : !editor.linkOk(url)
+      : !isAllowedUrl(url, LINK_SCHEMES)
       ? t("linkBad")
       : "";
     error.textContent = problem;
-    input(href).setAttribute("aria-invalid", String(!!problem));
-    if (problem) return input(href).focus();
-    const label = input(text).value || url;
+    href.setAttribute("aria-invalid", String(!!problem));
+    if (problem) return href.focus();
+    const label = text.value || url;
     close();
     editor.change(() =>
       writeLink(editor, a ?? h("a", {}), !a && range, url, label, tab.checked)
@@ -124,5 +115,5 @@ export function openLink(editor: RichEditor): void {
   };
   cancel.onclick = close;
   editor.show(form);
-  input(href).focus();
+  href.focus();
 }

@@ -11,13 +11,12 @@
  */
 
 import type { Kit } from "./dom.ts";
-import { isAllowedUrl, LINK_SCHEMES } from "../core/url.ts";
 import { createHistory, type History } from "./undo.ts";
 import { t } from "./labels.ts";
 import { THEME } from "./theme.ts";
 import { createToolbar } from "./rich_toolbar.ts";
 import { receive, upload } from "./rich_uploads.ts";
-import { blockKey } from "./rich_blocks.ts";
+import { blockKey, toggleCode } from "./rich_blocks.ts";
 
 /** Options of `mountRichText` and `RichText`. */
 export interface RichTextOptions {
@@ -74,8 +73,6 @@ export interface RichEditor {
   close(): void;
   /** Runs a scripted change as one undo step, then reports the value. */
   change(fn: () => void): void;
-  /** Whether a link address is admitted (the sanitizer's rule). */
-  linkOk(href: string): boolean;
   /** Opens the file picker; resolves with the chosen image, if any. */
   pick(): Promise<File | undefined>;
   /** Uploads an image; resolves with the `<img>` attributes, or undefined
@@ -92,6 +89,10 @@ export interface RichCore extends RichEditor {
   history: History;
   /** Where pasted or set HTML may keep `srcset` (see `mediaBase`). */
   base: string;
+  /** The value last reported (or set from outside). */
+  last: string;
+  /** Image uploads under way (the progress bar shows while any is). */
+  uploads: number;
   /** Reports the value when it changed. */
   notify(): void;
   /** Notes the region's selection (kept for the toolbar and panels). */
@@ -132,29 +133,21 @@ const CSS =
 [role=toolbar] button{padding:4px 7px;background:transparent;border-color:transparent}
 [role=toolbar] button:hover{background:var(--bg2)}
 [role=toolbar] [aria-pressed=true]{background:var(--bg2);border-color:var(--a)}
-.sl{position:absolute;top:calc(100% + 4px);left:0;z-index:1;width:min(24em,calc(100vw - 16px))}
+.sl,.mn{position:absolute;top:calc(100% + 4px);left:0;z-index:1}
+.sl{width:min(24em,calc(100vw - 16px))}
 dialog.k{width:28em}
 dialog img{display:block;max-width:12em;max-height:8em;margin:0 0 var(--sp)}
 [data-tip],.bw{position:relative}
 [data-tip]:hover::after,[data-tip]:focus-visible::after{content:attr(data-tip);position:absolute;top:calc(100% + 6px);left:0;z-index:3;padding:3px 8px;border-radius:4px;background:var(--fg);color:var(--bg);font-size:12px;white-space:nowrap;pointer-events:none}
 .bt{min-width:8.5em;justify-content:space-between}
-.mn{position:absolute;top:calc(100% + 4px);left:0;z-index:2;display:flex;flex-direction:column;min-width:15em;padding:4px}
-.mn button{justify-content:space-between;gap:16px;background:transparent;border-color:transparent}
+.mn{z-index:2;display:flex;flex-direction:column;min-width:15em;padding:4px}
+.mn button{justify-content:space-between;gap:16px}
 .mn [aria-checked=true]{background:var(--bg2);font-weight:600}
 kbd{font:12px ui-monospace,monospace;color:var(--mu)}
 .ks{display:grid;grid-template-columns:1fr auto;gap:4px 16px;margin:0 0 var(--sp)}
 .ks dd{margin:0}`;
 // The file input, the idle progress bar and an idle panel carry `hidden`: no
 // rule here sets their `display`, so the UA's `[hidden]{display:none}` holds.
-
-/** Whether a key event has Ctrl (or Cmd on Apple keyboards) and `key`. */
-const mod = (e: KeyboardEvent, key: string) =>
-  (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === key;
-
-/** Images inside rich regions with no `alt` attribute at all. */
-export function missingAlt(): number {
-  return document.querySelectorAll("[contenteditable] img:not([alt])").length;
-}
 
 /**
  * The region's value: trimmed `innerHTML`. Chromium and WebKit nest a new
@@ -165,7 +158,7 @@ export function missingAlt(): number {
  * `&nbsp;` engines put in for a space typed at a line's end or next to
  * another is a plain space.
  */
-export const valueOf = (el: HTMLElement): string =>
+const valueOf = (el: HTMLElement): string =>
   el.innerHTML.trim().replace(
     /<p>(<[ou]l>)|(<\/[ou]l>)<\/p>|<br>(?=<\/li>)|<(\/?)([bi])>|&nbsp;/g,
     (m, open = "", close = "", slash, tag) =>
@@ -225,7 +218,6 @@ function createCore(
   listeners: Set<(value: string) => void>,
 ): RichCore {
   const history = createHistory(el);
-  let last = valueOf(el);
   let saved: Range | undefined;
   const ed = {
     kit,
@@ -235,6 +227,8 @@ function createCore(
     options,
     history,
     base: options.mediaBase ?? "",
+    last: valueOf(el),
+    uploads: 0,
     range: () => saved,
     remember() {
       const sel = getSelection();
@@ -252,11 +246,15 @@ function createCore(
     },
     notify() {
       const v = valueOf(el);
-      if (v === last) return;
-      last = v;
+      if (v === ed.last) return;
+      ed.last = v;
       for (const cb of listeners) cb(v);
+      // How many images in rich regions have no `alt` attribute at all.
+      const missing = document.querySelectorAll(
+        "[contenteditable] img:not([alt])",
+      ).length;
       document.dispatchEvent(
-        new CustomEvent("cms:alt", { detail: { missing: missingAlt() } }),
+        new CustomEvent("cms:alt", { detail: { missing } }),
       );
     },
     change(fn: () => void) {
@@ -277,21 +275,11 @@ function createCore(
     },
     exec: (name: string, arg?: string) =>
       void document.execCommand(name, false, arg),
-    linkOk: (href: string) => isAllowedUrl(href, LINK_SCHEMES),
     link: () => void import("./link.ts").then((m) => m.openLink(ed)),
     tools: () => import("./image_tools.ts"),
     upload: (file: File, alt: string) => upload(ed, file, alt),
-    /** Sets what the last reported value was (a value set from outside). */
-    seen: (v: string) => last = v,
-    last: () => last,
-  } as unknown as RichCore & Seen;
+  } as RichCore;
   return ed;
-}
-
-/** What the value setter needs beyond {@linkcode RichCore}. */
-interface Seen {
-  seen(v: string): void;
-  last(): string;
 }
 
 /**
@@ -302,14 +290,16 @@ interface Seen {
  */
 function setter(ed: RichCore) {
   const { el, history } = ed;
-  const s = ed as RichCore & Seen;
   let pending: string | undefined;
   let sets = 0;
-  const put = (safe: string) => {
+  /** Shows `safe`; `told` is the value the setter holds (default: `safe`
+   * as shown). When what was kept differs from it, that is reported. */
+  const put = (safe: string, told?: string) => {
     pending = undefined;
     el.innerHTML = safe;
     history.record();
-    s.seen(valueOf(el));
+    ed.last = told ?? valueOf(el);
+    ed.notify();
   };
   return {
     get: () => pending ?? valueOf(el),
@@ -317,16 +307,8 @@ function setter(ed: RichCore) {
       const n = ++sets;
       if (cleaner) return put(cleaner.sanitizerFor(ed.base)(v));
       pending = v;
-      void ed.clean(v).then((safe) => {
-        if (n !== sets) return;
-        put(safe);
-        // The session holds the value as set: tell it what was kept.
-        const kept = s.last();
-        if (kept !== v) {
-          s.seen(v);
-          ed.notify();
-        }
-      });
+      // The session holds the value as set: it hears what was kept.
+      void ed.clean(v).then((safe) => n === sets && put(safe, v));
     },
   };
 }
@@ -375,17 +357,21 @@ function editorListeners(ed: RichCore): (() => void)[] {
   ];
 }
 
-/** Undo, redo and the link panel by keyboard. */
+/** Undo, redo, the link panel, bold, italic, inline code, the shortcuts
+ * list and the block types by keyboard. */
 function onKey(ed: RichCore, e: KeyboardEvent): void {
   if (e.isComposing) return;
-  const redo = mod(e, "y") || (mod(e, "z") && e.shiftKey);
-  if (redo || mod(e, "z")) ed.undo(redo ? 1 : -1);
-  else if (mod(e, "k")) ed.link();
+  // The key pressed with Ctrl (or Cmd on Apple keyboards), without Alt.
+  const key = (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase();
+  if (key === "y" || (key === "z" && e.shiftKey)) ed.undo(1);
+  else if (key === "z") ed.undo(-1);
+  else if (key === "k") ed.link();
   // Bold and italic the same way in every engine (Firefox has no keys).
-  else if (mod(e, "b") || mod(e, "i")) {
-    ed.exec(mod(e, "b") ? "bold" : "italic");
+  else if (key === "b" || key === "i") {
+    ed.exec(key === "b" ? "bold" : "italic");
     ed.refresh();
-  } else if (mod(e, "/")) ed.shortcuts();
+  } else if (key === "e" && !e.shiftKey) toggleCode(ed);
+  else if (key === "/") ed.shortcuts();
   else if (!blockKey(ed, e)) return;
   e.preventDefault();
 }

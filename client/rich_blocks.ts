@@ -21,17 +21,17 @@ export const BLOCKS: [string, keyof Labels, string?][] = [
   ["pre", "codeBlock"],
 ];
 
-/** The block type at the selection (`p` when it is none of ours). */
-export function currentBlock(): string {
+/** The block type at the selection (paragraph when it is none of ours). */
+export function currentBlock(): (typeof BLOCKS)[number] {
   const v = document.queryCommandValue("formatBlock").toLowerCase();
-  return BLOCKS.some(([tag]) => tag === v) ? v : "p";
+  return BLOCKS.find(([tag]) => tag === v) ?? BLOCKS[0];
 }
 
 /** Makes the selection's block(s) `tag`. */
 export function setBlock(ed: RichCore, tag: string): void {
   focusRegion(ed);
   // Back to a paragraph from a quote: the quote goes too.
-  ed.exec("formatBlock", tag === currentBlock() ? "p" : tag);
+  ed.exec("formatBlock", tag === currentBlock()[0] ? "p" : tag);
   ed.refresh();
 }
 
@@ -44,8 +44,8 @@ function focusRegion(ed: RichCore): void {
   else ed.restore();
 }
 
-/** The `<code>` the selection is in, inside the region. */
-function codeAt(ed: RichCore): Element | undefined {
+/** The inline `<code>` the selection is in, inside the region. */
+export function codeAt(ed: RichCore): Element | undefined {
   const n = getSelection()?.anchorNode;
   const code = (n?.nodeType === 1 ? n as Element : n?.parentElement)
     ?.closest("code");
@@ -53,9 +53,6 @@ function codeAt(ed: RichCore): Element | undefined {
     ? code
     : undefined;
 }
-
-/** Whether the selection is in inline code. */
-export const inCode = (ed: RichCore): boolean => !!codeAt(ed);
 
 /**
  * Inline code: wraps the selected text in `<code>`, or unwraps the code the
@@ -81,60 +78,14 @@ export function toggleCode(ed: RichCore): void {
 }
 
 /**
- * The region's block and code shortcuts: Ctrl/Cmd+Alt+0, 2, 3, 4 (by key
- * position, so any layout) and Ctrl/Cmd+E. Returns whether `e` was one.
+ * The region's block shortcuts: Ctrl/Cmd+Alt+0, 2, 3, 4 (by key position,
+ * so any layout). Returns whether `e` was one.
  */
 export function blockKey(ed: RichCore, e: KeyboardEvent): boolean {
-  if (!(e.ctrlKey || e.metaKey)) return false;
-  if (e.altKey) {
-    const tag = { Digit0: "p", Digit2: "h2", Digit3: "h3", Digit4: "h4" }[
-      e.code
-    ];
-    if (tag) setBlock(ed, tag);
-    return !!tag;
-  }
-  if (e.key.toLowerCase() !== "e" || e.shiftKey) return false;
-  toggleCode(ed);
-  return true;
-}
-
-/** One item of the block-type menu; `pick` runs when it is chosen. */
-function blockItem(
-  { kit: { h } }: RichCore,
-  tag: string,
-  label: string,
-  keys: string | undefined,
-  keyText: (keys: string) => string,
-  pick: () => void,
-): HTMLButtonElement {
-  const item = h(
-    "button",
-    { role: "menuitemradio", "aria-checked": "false", tabindex: "-1" },
-    h("span", {}, label),
-  );
-  if (keys) {
-    item.setAttribute("aria-keyshortcuts", keys);
-    item.append(h("kbd", {}, keyText(keys)));
-  }
-  item.dataset.tag = tag;
-  item.onmousedown = (e) => e.preventDefault();
-  item.onclick = pick;
-  return item;
-}
-
-/** Keys in the open menu: arrows, Home and End move; Esc and Tab close. */
-function menuKey(
-  e: KeyboardEvent,
-  items: HTMLButtonElement[],
-  root: ShadowRoot,
-  close: (focus: boolean) => void,
-): void {
-  if (e.key === "Escape" || e.key === "Tab") {
-    e.stopPropagation();
-    if (e.key === "Escape") e.preventDefault();
-    return close(e.key === "Escape");
-  }
-  arrowTo(e, items, root, "ArrowUp", "ArrowDown")?.focus();
+  const tag = (e.ctrlKey || e.metaKey) && e.altKey &&
+    { Digit0: "p", Digit2: "h2", Digit3: "h3", Digit4: "h4" }[e.code];
+  if (tag) setBlock(ed, tag);
+  return !!tag;
 }
 
 /**
@@ -180,12 +131,22 @@ export function blockMenu(
     name,
     "▾",
   );
-  const items = BLOCKS.map(([tag, label, keys]) =>
-    blockItem(ed, tag, t(label), keys, keyText, () => {
+  const items = BLOCKS.map(([tag, label, keys]) => {
+    const item = h(
+      "button",
+      { role: "menuitemradio", "aria-checked": "false", tabindex: "-1" },
+      h("span", {}, t(label)),
+    );
+    if (keys) {
+      item.setAttribute("aria-keyshortcuts", keys);
+      item.append(h("kbd", {}, keyText(keys)));
+    }
+    item.onclick = () => {
       close(false);
       setBlock(ed, tag);
-    })
-  );
+    };
+    return item;
+  });
   const menu = h("div", {
     role: "menu",
     class: "mn k",
@@ -197,23 +158,29 @@ export function blockMenu(
     button.setAttribute("aria-expanded", "false");
     if (focus) button.focus();
   };
-  button.onmousedown = (e) => e.preventDefault();
   button.onclick = () => {
     if (!menu.hidden) return close();
     menu.hidden = false;
     button.setAttribute("aria-expanded", "true");
-    (items.find((i) => i.getAttribute("aria-checked") === "true") ?? items[0])
-      .focus();
+    // One item is always checked (`refresh` ran at once).
+    items.find((i) => i.getAttribute("aria-checked") === "true")!.focus();
   };
-  menu.onkeydown = (e) => menuKey(e, items, root, close);
+  // Keys in the open menu: arrows, Home and End move; Esc and Tab close.
+  menu.onkeydown = (e) => {
+    if (e.key === "Escape" || e.key === "Tab") {
+      e.stopPropagation();
+      if (e.key === "Escape") e.preventDefault();
+      return close(e.key === "Escape");
+    }
+    arrowTo(e, items, root, "ArrowUp", "ArrowDown")?.focus();
+  };
   const refresh = () => {
-    const tag = currentBlock();
-    const [, label] = BLOCKS.find(([b]) => b === tag)!;
+    const [tag, label] = currentBlock();
     name.textContent = t(label);
     button.setAttribute("aria-label", `${t("blockType")}: ${t(label)}`);
-    for (const item of items) {
-      item.setAttribute("aria-checked", String(item.dataset.tag === tag));
-    }
+    items.forEach((item, i) =>
+      item.setAttribute("aria-checked", String(BLOCKS[i][0] === tag))
+    );
   };
   refresh();
   return { wrap: h("span", { class: "bw" }, button, menu), button, refresh };

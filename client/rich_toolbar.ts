@@ -12,7 +12,7 @@ import {
   arrowTo,
   blockMenu,
   BLOCKS,
-  inCode,
+  codeAt,
   toggleCode,
 } from "./rich_blocks.ts";
 import type { RichCore } from "./rich.ts";
@@ -53,7 +53,7 @@ function items(ed: RichCore): Item[] {
       "inlineCode",
       () => toggleCode(ed),
       "Control+E Meta+E",
-      () => inCode(ed),
+      () => !!codeAt(ed),
     ],
     ["link", "link", ed.link, "Control+K Meta+K"],
     ["list", "bulleted", "insertUnorderedList"],
@@ -71,16 +71,11 @@ function items(ed: RichCore): Item[] {
 }
 
 /** The toolbar's shortcuts, for the shortcuts panel. */
-function shortcutList(ed: RichCore): [keyof Labels, string][] {
-  const blocks = BLOCKS.filter(([, , keys]) => keys)
-    .map(([, label, keys]) => [label, keys!] as [keyof Labels, string]);
-  return [
-    ...items(ed).filter(([, , , keys]) => keys).map((
-      [, label, , keys],
-    ) => [label, keys!] as [keyof Labels, string]),
-    ...blocks,
-  ];
-}
+const shortcutList = (ed: RichCore) =>
+  [
+    ...items(ed).map(([, label, , keys]) => [label, keys]),
+    ...BLOCKS.map(([, label, keys]) => [label, keys]),
+  ].filter(([, keys]) => keys) as [keyof Labels, string][];
 
 /**
  * Builds the toolbar and its companions into `ed.root` and gives `ed` its
@@ -89,12 +84,8 @@ function shortcutList(ed: RichCore): [keyof Labels, string][] {
  */
 export function createToolbar(ed: RichCore, label: string): (() => void)[] {
   const { kit: { h, listen }, el, root } = ed;
-  const file = h("input", {
-    type: "file",
-    accept: "image/*",
-    multiple: "",
-    hidden: "",
-  });
+  // `multiple` is set by whoever opens the picker (one image or many).
+  const file = h("input", { type: "file", accept: "image/*", hidden: "" });
   const progress = h("progress", {
     "aria-label": t("uploadProgress"),
     hidden: "",
@@ -163,7 +154,7 @@ export function createToolbar(ed: RichCore, label: string): (() => void)[] {
 function buttons(ed: RichCore, toolbar: HTMLElement): () => void {
   const { kit: { h, Icon }, root } = ed;
   const toggles: [HTMLButtonElement, () => boolean][] = [];
-  const list = items(ed).map(([icon, key, run, keys, state]) => {
+  const stops = items(ed).map(([icon, key, run, keys, state]) => {
     const name = t(key);
     // In a shadow root a button has no form: no `type` needed.
     const b = h("button", {
@@ -173,7 +164,6 @@ function buttons(ed: RichCore, toolbar: HTMLElement): () => void {
     });
     b.append(Icon(icon));
     if (keys) b.setAttribute("aria-keyshortcuts", keys);
-    b.onmousedown = (e) => e.preventDefault();
     b.onclick = () => {
       ed.restore();
       if (typeof run === "string") ed.exec(run);
@@ -196,9 +186,13 @@ function buttons(ed: RichCore, toolbar: HTMLElement): () => void {
     }
     block.refresh();
   };
-  const stops = [...list.slice(0, 4), block.button, ...list.slice(4)];
+  toolbar.append(...stops);
+  stops[4].before(block.wrap);
+  // The arrow keys' stops, in order; the first holds the one tab stop.
+  stops.splice(4, 0, block.button);
   stops[0].tabIndex = 0;
-  toolbar.append(...list.slice(0, 4), block.wrap, ...list.slice(4));
+  // A press on the toolbar (or its menu) keeps the region's selection.
+  toolbar.onmousedown = (e) => e.preventDefault();
   toolbar.onkeydown = (e) => {
     const to = arrowTo(e, stops, root, "ArrowLeft", "ArrowRight");
     if (!to) return;

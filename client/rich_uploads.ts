@@ -14,8 +14,6 @@ import { imageAttrs, type UploadFailure, uploadImage } from "./upload.ts";
 export const images = (files: FileList | undefined | null): File[] =>
   [...files ?? []].filter((f) => f.type.startsWith("image/"));
 
-const active = new WeakMap<RichCore, number>();
-
 /**
  * Uploads `image`; resolves with the `<img>` attributes, or undefined after
  * reporting the failure.
@@ -26,7 +24,7 @@ export async function upload(
   alt: string,
 ): Promise<Record<string, string> | void> {
   const { options } = ed;
-  active.set(ed, (active.get(ed) ?? 0) + 1);
+  ed.uploads++;
   ed.say(t("uploading", { name: image.name }));
   ed.progress(0);
   try {
@@ -43,13 +41,13 @@ export async function upload(
     }));
     options.onError?.(status, reason);
   } finally {
-    const n = active.get(ed)! - 1;
-    active.set(ed, n);
-    if (n === 0) ed.progress();
+    if (!--ed.uploads) ed.progress();
   }
 }
 
-const asking = new WeakMap<RichCore, Promise<unknown>>();
+/** The alt text dialogs asked for and not yet answered, in order: one
+ * modal dialog at a time, whichever editor asks. */
+let asking: Promise<unknown> = Promise.resolve();
 
 /**
  * Asks for each image's alt text (one dialog at a time) while it uploads,
@@ -59,10 +57,8 @@ export function insertImages(ed: RichCore, files: File[]): void {
   const { el } = ed;
   for (const image of files) {
     const at = ed.range()?.cloneRange();
-    const alt = (asking.get(ed) ?? Promise.resolve()).then(() =>
-      ed.tools().then((m) => m.askAlt(ed, image))
-    );
-    asking.set(ed, alt.then(() => {}));
+    const alt = asking.then(() => ed.tools().then((m) => m.askAlt(ed, image)));
+    asking = alt;
     // The upload starts at once; an image whose dialog was cancelled is
     // not inserted (its upload is already stored: media is shared).
     const attrs = upload(ed, image, "");

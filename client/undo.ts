@@ -108,10 +108,9 @@ export function createHistory(el: HTMLElement): History {
       index += delta;
       el.innerHTML = step.html;
       // The next typing starts a step of its own.
-      steps[index].kind = "";
+      step.kind = "";
       const s = getSelection();
-      const a = step.sel && nodeAt(el, step.sel[0]);
-      const f = step.sel && nodeAt(el, step.sel[1]);
+      const [a, f] = step.sel?.map((p) => nodeAt(el, p)) ?? [];
       el.focus();
       if (s && a && f) {
         try {

@@ -36,7 +36,8 @@ const dialog = (page: Page) =>
     return {
       name: root.getElementById(d.getAttribute("aria-labelledby")!)
         ?.textContent,
-      label: d.querySelector(`label[for="${text.id}"]`)?.textContent,
+      // The text of the label(s) the input is labelled by.
+      label: [...text.labels ?? []].map((l) => l.textContent).join(),
       value: text.value,
       focused: root.activeElement === text,
       decorative: (d.querySelector("[type=checkbox]") as HTMLInputElement)
