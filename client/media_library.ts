@@ -353,7 +353,7 @@ async function load(v: Library, cursor: string | null): Promise<void> {
     .catch(() => null);
   if (ticket !== v.loading) return; // a newer search answered
   if (!res?.ok) {
-    const reason = res ? await res.text() : "offline";
+    const reason = res ? await res.text() : t("offlineReason");
     v.status.textContent = libraryLabel("failed", { reason });
     return;
   }

@@ -89,14 +89,16 @@ function click(page: Page, where: "bar" | "toolbar", name: string) {
   );
 }
 
-/** Picks block type `tag` from the toolbar's block-type menu. */
-function blockType(page: Page, tag: string) {
-  return page.evaluate((tag) => {
+/** Picks the block type named `name` from the toolbar's block-type menu. */
+function blockType(page: Page, name: string) {
+  return page.evaluate((name) => {
     const root = document.querySelector("cms-rich-toolbar")!.shadowRoot!;
     (root.querySelector("[aria-haspopup=menu]") as HTMLElement).click();
-    (root.querySelector(`[role=menuitemradio][data-tag=${tag}]`) as HTMLElement)
-      .click();
-  }, tag);
+    const items = [...root.querySelectorAll("[role=menuitemradio]")]
+      .filter((el) => el.querySelector("span")?.textContent === name);
+    if (items.length !== 1) throw new Error(`${items.length} items ${name}`);
+    (items[0] as HTMLElement).click();
+  }, name);
 }
 
 /** Selects `text` inside the rich region (or puts the caret at its end). */
@@ -440,12 +442,12 @@ clientSiteTest(
       async () => {
         const { page, close } = await open(browser, site);
         await select(page, "Second", true);
-        await blockType(page, "h2");
+        await blockType(page, "Heading 2");
         assert.match(await region(page), /<h2>Second line<\/h2>/);
-        await blockType(page, "h2"); // the same type again: back to text
+        await blockType(page, "Heading 2"); // the same type again: back to text
         assert.match(await region(page), /<p>Second line<\/p>/);
         assert.doesNotMatch(await region(page), /<h2>/);
-        await blockType(page, "h2");
+        await blockType(page, "Heading 2");
         assert.match(
           await saveAndCompare(browser, page, site),
           /<h2>Second line<\/h2>/,
