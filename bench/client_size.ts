@@ -85,7 +85,9 @@ export const OPT_IN = [
   "media_library-",
 ];
 
-const isOptIn = (name: string) => OPT_IN.some((p) => name.startsWith(p));
+/** Whether chunk `name` is one of the opt-in features' ({@linkcode OPT_IN}). */
+export const isOptIn = (name: string): boolean =>
+  OPT_IN.some((p) => name.startsWith(p));
 
 /** Names of `names` and everything they import statically. */
 function closure(files: BuiltFile[], names: string[]): Set<string> {
@@ -159,6 +161,10 @@ export async function run(): Promise<SizeResult> {
 /** `n` bytes in KiB. */
 export const kib = (n: number): string => (n / 1024).toFixed(2) + " KiB";
 
+/** `v` bytes against the goal `max`: `"2.00 KiB: OK"` or `"…: MISSED"`. */
+export const goal = (v: number, max: number): string =>
+  `${kib(max)}: ${v <= max ? "OK" : "MISSED"}`;
+
 if (import.meta.main) {
   const r = await run();
   console.table(
@@ -170,8 +176,6 @@ if (import.meta.main) {
       lazy: f.lazy.join(" "),
     })),
   );
-  const goal = (v: number, max: number) =>
-    `${kib(max)}: ${v <= max ? "OK" : "MISSED"}`;
   console.table([
     {
       what: "entry + static imports",

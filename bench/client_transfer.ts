@@ -28,7 +28,7 @@ import {
   type PageGlobals,
   startClientSite,
 } from "../tests/helpers/client_page.ts";
-import { GOALS, kib, OPT_IN } from "./client_size.ts";
+import { goal, GOALS, isOptIn, kib } from "./client_size.ts";
 
 /** One client file as the browser loaded it. */
 export interface Loaded {
@@ -217,7 +217,7 @@ ${await marker(site, "div", "pages:home:body", true)}</main>`,
         );
         const bytes = (await res.arrayBuffer()).byteLength;
         all += bytes;
-        if (!OPT_IN.some((p) => name.startsWith(p))) editor += bytes;
+        if (!isOptIn(name)) editor += bytes;
       }
       served.push({ coding, editor, all });
     }
@@ -231,8 +231,6 @@ ${await marker(site, "div", "pages:home:body", true)}</main>`,
 
 if (import.meta.main) {
   const r = await run();
-  const goal = (v: number, max: number) =>
-    `${kib(max)}: ${v <= max ? "OK" : "MISSED"}`;
   for (const s of r.sessions) {
     console.log(`\nAs the browser loads them, ${s.coding}:`);
     console.table(s.files.map((f) => ({
