@@ -118,22 +118,13 @@ const PAGE_CSS =
 const CSS =
   `div{position:relative;display:flex;align-items:center;gap:6px}ul{position:absolute;bottom:calc(100% + 8px);right:0;list-style:none;min-width:10em;padding:4px;z-index:1}a{display:block;padding:4px 8px;color:var(--fg);border-radius:var(--r2);text-decoration:none}a:hover,a:focus-visible{background:var(--bg2)}a[aria-current]{font-weight:600}`;
 
-/**
- * Shows the switcher and the count in the bar's slot, marks untranslated
- * regions, and offers "Copy from …" while the last focused field is
- * untranslated. Returns the cleanup.
- */
-export function attachLocales(
-  { h, isolate, listen, sheet }: Kit,
-  bar: EditBar,
-  model: Model,
-  fields: readonly LocaleField[],
-  locale: string,
-  locales: unknown,
-): () => void {
-  const entries = localeLinks(locales, locale, location.href);
+/** The switcher: a button, the list of locales it opens, and the count. */
+function switcher(
+  { h, isolate }: Kit,
+  entries: SwitcherEntry[],
+  name: string,
+) {
   const { host, root } = isolate("cms-locales", THEME, CSS);
-  const name = localeName(locale);
   const list = h("ul", { class: "k", id: "l", hidden: "" });
   const toggle = h("button", {
     "aria-expanded": "false",
@@ -159,6 +150,72 @@ export function attachLocales(
   ));
   const wrap = h("div", {}, toggle, list, count);
   root.append(wrap);
+  return { host, root, wrap, list, toggle, count, show };
+}
+
+/**
+ * Marks the regions of the `open` fields "not translated yet" (visibly and
+ * in `aria-description`), naming the locale their value came from; with no
+ * `open`, removes every mark.
+ */
+function markUntranslated(
+  fields: readonly LocaleField[],
+  from: (f: LocaleField) => string | undefined,
+  open: ReadonlySet<LocaleField> = new Set(),
+): void {
+  for (const f of fields) {
+    const source = from(f);
+    for (const el of f.els) {
+      if (open.has(f) && source) {
+        const text = t("notTranslated", {
+          name: localeName(source, t("lang")),
+        });
+        el.setAttribute(MARK, text);
+        el.setAttribute("aria-description", text);
+      } else if (el.hasAttribute(MARK)) {
+        el.removeAttribute(MARK);
+        el.removeAttribute("aria-description");
+      }
+    }
+  }
+}
+
+/** "Copy from …" in the bar for field `f`, whose value came from `source`. */
+function offerCopy(
+  bar: EditBar,
+  model: Model,
+  f: LocaleField,
+  source: string,
+): () => void {
+  return bar.add({
+    label: t("copyFrom", { name: localeName(source, t("lang")) }),
+    run() {
+      copyFallback(model, f);
+      f.els[0].focus();
+    },
+  });
+}
+
+/**
+ * Shows the switcher and the count in the bar's slot, marks untranslated
+ * regions, and offers "Copy from …" while the last focused field is
+ * untranslated. Returns the cleanup.
+ */
+export function attachLocales(
+  kit: Kit,
+  bar: EditBar,
+  model: Model,
+  fields: readonly LocaleField[],
+  locale: string,
+  locales: unknown,
+): () => void {
+  const { listen, sheet } = kit;
+  const entries = localeLinks(locales, locale, location.href);
+  const { host, root, wrap, list, toggle, count, show } = switcher(
+    kit,
+    entries,
+    localeName(locale),
+  );
   const offSlot = bar.slot(host);
   const marks = sheet(PAGE_CSS);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, marks];
@@ -170,33 +227,12 @@ export function attachLocales(
 
   function paint() {
     const open = new Set(untranslatedFields(fields, from, own));
-    for (const f of fields) {
-      const source = from(f);
-      for (const el of f.els) {
-        if (open.has(f) && source) {
-          const text = t("notTranslated", {
-            name: localeName(source, t("lang")),
-          });
-          el.setAttribute(MARK, text);
-          el.setAttribute("aria-description", text);
-        } else if (el.hasAttribute(MARK)) {
-          el.removeAttribute(MARK);
-          el.removeAttribute("aria-description");
-        }
-      }
-    }
+    markUntranslated(fields, from, open);
     count.textContent = open.size ? t("untranslated", { n: open.size }) : "";
     offCopy = void offCopy?.();
     // A list's items are edited in place: no copy of a whole list.
     if (focused && !focused.list && open.has(focused)) {
-      const f = focused;
-      offCopy = bar.add({
-        label: t("copyFrom", { name: localeName(from(f)!, t("lang")) }),
-        run() {
-          copyFallback(model, f);
-          f.els[0].focus();
-        },
-      });
+      offCopy = offerCopy(bar, model, focused, from(focused)!);
     }
   }
 
@@ -237,11 +273,6 @@ export function attachLocales(
     document.adoptedStyleSheets = document.adoptedStyleSheets.filter((x) =>
       x !== marks
     );
-    for (const f of fields) {
-      for (const el of f.els) {
-        el.removeAttribute(MARK);
-        el.removeAttribute("aria-description");
-      }
-    }
+    markUntranslated(fields, from);
   };
 }
