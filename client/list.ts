@@ -5,7 +5,7 @@
  *
  * {@linkcode listEdit} is the model part (pure, no DOM); the view gives
  * the list a small floating bar (move up, move down, remove, add) next to
- * the current item, and keys in an item: Alt+ArrowUp / Alt+ArrowDown move
+ * the current item while the list or its bar has the focus, and keys in an item: Alt+ArrowUp / Alt+ArrowDown move
  * it, Enter adds an item after it, Backspace in an empty item removes it.
  *
  * @module
@@ -280,7 +280,10 @@ function releaseItems(
   for (const r of rows) r.removeAttribute("data-cms-state");
 }
 
-/** The list's bar, isolated, after `el`; a button's click runs `click`. */
+/**
+ * The list's bar, isolated, after `el` (next in the tab order); a button's
+ * click runs `click`.
+ */
 function listBar(
   kit: Kit,
   el: HTMLElement,
@@ -293,6 +296,8 @@ function listBar(
     role: "toolbar",
     "aria-label": t("listBar"),
   }, ...buttons);
+  // A click keeps the focus in the item (WebKit focuses no button on click).
+  bar.onmousedown = (e) => e.preventDefault();
   root.append(bar);
   el.after(host);
   return { host, root, bar, buttons };
@@ -323,6 +328,47 @@ function listFields(
   }, JSON.stringify(shown)) as ListField;
   f.els = [el];
   return { f, items };
+}
+
+/**
+ * Calls `place` with the new focus when the focus moves out of the list
+ * `el` or its bar's `host`, or into the bar, and at each scroll or resize.
+ * Returns the removers.
+ */
+function follow(
+  { listen }: Kit,
+  el: HTMLElement,
+  host: HTMLElement,
+  place: (focus?: EventTarget | null) => void,
+): (() => void)[] {
+  return [
+    // Focus events from the bar's shadow root reach us retargeted to host.
+    listen(host, "focusin", () => place(host)),
+    ...[el, host].map((t) =>
+      listen<FocusEvent>(t, "focusout", (e) => place(e.relatedTarget))
+    ),
+    listen(window, "scroll", () => place(), true),
+    listen(window, "resize", () => place()),
+  ];
+}
+
+/**
+ * The keys in an item of the list `el` (see {@linkcode keyAction}) run
+ * `run` with their action and the item's index. Returns the remover.
+ */
+function itemKeys(
+  { listen }: Kit,
+  el: HTMLElement,
+  rows: HTMLElement[],
+  run: (action: ListAction, i: number) => void,
+): () => void {
+  return listen<KeyboardEvent>(el, "keydown", (k) => {
+    const i = rows.findIndex((r) => r.contains(k.target as Node));
+    const action = keyAction(k, !rows[i]?.textContent);
+    if (i < 0 || !action) return;
+    k.preventDefault();
+    run(action, i);
+  });
 }
 
 /** One list container: its field, bar and keys. */
@@ -361,22 +407,30 @@ function attachList(
     place();
   };
 
-  // With no current item, Add appends.
-  const { host, root, bar, buttons } = listBar(kit, el, (action) =>
-    run(
-      action,
-      current < 0 && action === "add" ? rows.length - 1 : current,
-    ));
+  const { host, root, bar, buttons } = listBar(
+    kit,
+    el,
+    (action) => run(action, current),
+  );
 
-  /** The bar at the current item (or the list), its buttons enabled. */
-  function place() {
+  /**
+   * The bar at the current item (or the list), its buttons enabled. It is
+   * shown while the focus (`focus`) is in the list or in the bar, and
+   * always while the list is empty (Add item is then the only way in).
+   */
+  function place(focus: EventTarget | null = document.activeElement) {
+    bar.hidden = rows.length > 0 && !el.contains(focus as Node) &&
+      focus !== host;
+    if (bar.hidden) return;
     if (current >= rows.length) current = rows.length - 1;
     placeBar(bar, (rows[current] ?? el).getBoundingClientRect());
     const can = listCan(current, rows.length, min, max);
     buttons.forEach((b, i) => b.disabled = !can[i]);
   }
 
+  /** Runs `action` on item `i`; with no current item, Add appends. */
   function run(action: ListAction, i: number) {
+    if (i < 0 && action === "add") i = rows.length - 1;
     const r = listEdit(texts(), i, action, min, max);
     if (!r) return;
     if (!whole) rebaseList(model, id, items, texts());
@@ -386,23 +440,14 @@ function attachList(
     if (m && !bar.contains(root.activeElement)) focusEnd(m);
   }
 
-  const index = (target: EventTarget | null) =>
-    rows.findIndex((r) => r.contains(target as Node));
   undo.push(
     kit.onEdit(el, () => whole && model.edit(id, JSON.stringify(texts()))),
     listen(el, "focusin", (e) => {
-      current = index(e.target);
-      place();
+      current = rows.findIndex((r) => r.contains(e.target as Node));
+      place(e.target);
     }),
-    listen<KeyboardEvent>(el, "keydown", (k) => {
-      const i = index(k.target);
-      const action = keyAction(k, !texts()[i]);
-      if (i < 0 || !action) return;
-      k.preventDefault();
-      run(action, i);
-    }),
-    listen(window, "scroll", place, true),
-    listen(window, "resize", place),
+    itemKeys(kit, el, rows, run),
+    ...follow(kit, el, host, place),
     () => host.remove(),
   );
   place();
