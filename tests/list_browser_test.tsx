@@ -325,3 +325,56 @@ clientSiteTest(
     await page.close();
   },
 );
+
+const EMPTY = defineContent({
+  pages: { title: "plain", features: list(plain(), { min: 0, max: 4 }) },
+});
+
+clientSiteTest(
+  "lists: an empty list shows its bar, and Add item starts it",
+  {
+    pages: {
+      "/": async (site) =>
+        `<main>${
+          renderToString(
+            <CmsList
+              content={EMPTY}
+              field="pages:home:features"
+              value={(await site.store.get("pages", "home"))
+                ?.features as string[]}
+              editing
+            />,
+          )
+        }</main>`,
+    },
+    seed: { "pages:home": { title: "Hi", features: [] } },
+    allowlist: EMPTY,
+  },
+  async (t, site, browser) => {
+    const page = await browser.newPage();
+    await open(page, site);
+    await t.step("the bar is shown with no focus in the list", async () => {
+      assert.equal(
+        await page.evaluate(() =>
+          getComputedStyle(
+            document.querySelector("cms-list")!.shadowRoot!
+              .querySelector("[role=toolbar]")!,
+          ).display
+        ),
+        "flex",
+      );
+    });
+    await t.step("a click on Add item, typing, Save", async () => {
+      await page.click('cms-list >>> button[aria-label="Add item"]');
+      await page.type("First");
+      assert.deepEqual(await items(page), [[address(0), "First"]]);
+      await page.press("s", ["Control"]);
+      await waitState(page, "clean");
+      assert.deepEqual(
+        (await site.store.get("pages", "home"))?.features,
+        ["First"],
+      );
+    });
+    await page.close();
+  },
+);
