@@ -171,19 +171,19 @@ export function useLabels(table: Partial<Labels> = {}): void {
 }
 
 /**
- * The label `key` with `{name}` filled from `values`; with a number `n`,
- * the plural form for `n` in the table's language.
+ * `text` with `{name}` filled from `values`; with a number `n`, first the
+ * plural form for `n` in the table's language (forms separated by `|`). The
+ * one rule for every label, the lazy chunks' own tables included.
  *
  * @example
  * ```ts ignore
- * t("unsaved", { n: 2 }); // "2 unsaved changes"
+ * format("{n} field|{n} fields", { n: 1 }); // "1 field"
  * ```
  */
-export function t(
-  key: keyof Labels,
+export function format(
+  text: string,
   values: Record<string, string | number> = {},
 ): string {
-  let text = labels[key];
   // A label without `|` is its own only form (`at(-1)`).
   if (typeof values.n === "number") {
     const rules = new Intl.PluralRules(labels.lang);
@@ -194,6 +194,21 @@ export function t(
     text = forms[at] ?? forms.at(-1)!;
   }
   return text.replace(/\{(\w+)\}/g, (m, name) => `${values[name] ?? m}`);
+}
+
+/**
+ * The label `key` of the table (see {@linkcode format}).
+ *
+ * @example
+ * ```ts ignore
+ * t("unsaved", { n: 2 }); // "2 unsaved changes"
+ * ```
+ */
+export function t(
+  key: keyof Labels,
+  values: Record<string, string | number> = {},
+): string {
+  return format(labels[key], values);
 }
 
 /**

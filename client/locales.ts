@@ -114,9 +114,9 @@ export interface LocaleField extends Field {
 
 const MARK = "data-cms-untranslated";
 const PAGE_CSS =
-  `[${MARK}]{outline:2px dotted var(--cms-accent,#1d4ed8)!important;outline-offset:3px}[${MARK}]:not(img)::after{content:attr(${MARK});font:11px/1.6 var(--cms-font,system-ui,sans-serif);background:var(--cms-surface-2,#eef1f5);color:var(--cms-text,#1b1f24);border-radius:4px;padding:0 4px;margin-left:6px;pointer-events:none;user-select:none}`;
+  `[${MARK}]{outline:2px dotted var(--cms-accent,#1d4ed8)!important;outline-offset:3px}[${MARK}]:not(img)::after{content:attr(${MARK});font:11px/1.6 var(--cms-font,system-ui,sans-serif);background:var(--cms-surface-2,#eef1f5);color:var(--cms-text,#1b1f24);border-radius:4px;padding:0 4px;margin-left:6px;pointer-events:none;user-select:none;display:inline-block;white-space:nowrap}`;
 const CSS =
-  `div{position:relative;display:flex;align-items:center;gap:6px}ul{position:absolute;bottom:calc(100% + 8px);right:0;list-style:none;min-width:10em;padding:4px;z-index:1}a{display:block;padding:4px 8px;color:var(--fg);border-radius:var(--r2);text-decoration:none}a:hover,a:focus-visible{background:var(--bg2)}a[aria-current]{font-weight:600}`;
+  `div{position:relative;display:flex;align-items:center;gap:6px;font:var(--f);color:var(--fg)}ul{position:absolute;bottom:calc(100% + 8px);left:0;list-style:none;min-width:10em;padding:4px;z-index:1}a{display:block;padding:4px 8px;color:var(--fg);border-radius:var(--r2);text-decoration:none}a:hover,a:focus-visible{background:var(--bg2)}a[aria-current]{font-weight:600}`;
 
 /** The switcher: a button, the list of locales it opens, and the count. */
 function switcher(

@@ -13,7 +13,7 @@
 
 import type { MediaLibraryItem, MediaLibraryPage } from "../core/wire.ts";
 import type { Kit } from "./dom.ts";
-import { labels, t } from "./labels.ts";
+import { format, labels, t } from "./labels.ts";
 import { THEME } from "./theme.ts";
 import { imageAttrs } from "./upload.ts";
 
@@ -40,13 +40,12 @@ const DE: typeof EN = {
   count: "{n} von {total}",
 };
 
-/** A label of this chunk in the UI's language, with `{name}` filled in. */
+/** A label of this chunk in the UI's language (see `format`). */
 function libraryLabel(
   key: keyof typeof EN,
   values: Record<string, string | number> = {},
 ): string {
-  const table = labels.lang.startsWith("de") ? DE : EN;
-  return table[key].replace(/\{(\w+)\}/g, (m, n) => `${values[n] ?? m}`);
+  return format((labels.lang.startsWith("de") ? DE : EN)[key], values);
 }
 
 /**

@@ -19,7 +19,7 @@ import type {
 } from "../core/wire.ts";
 import type { EditBar } from "./bar.ts";
 import type { Kit } from "./dom.ts";
-import { dateTime, labels, t } from "./labels.ts";
+import { dateTime, format, labels, t } from "./labels.ts";
 import { THEME } from "./theme.ts";
 
 /**
@@ -35,7 +35,7 @@ const EN = {
   list: "Scheduled",
   none: "Nothing scheduled.",
   dismiss: "Dismiss",
-  at: "{when} · {n} fields · {editor}",
+  at: "{when} · {n} field · {editor}|{when} · {n} fields · {editor}",
   scheduled: "Scheduled for {when}",
   mark: "scheduled",
   badTime: "Choose a date and time in the future.",
@@ -50,20 +50,19 @@ const DE: typeof EN = {
   list: "Geplant",
   none: "Nichts geplant.",
   dismiss: "Ausblenden",
-  at: "{when} · {n} Felder · {editor}",
+  at: "{when} · {n} Feld · {editor}|{when} · {n} Felder · {editor}",
   scheduled: "Geplant für {when}",
   mark: "geplant",
   badTime: "Bitte Datum und Uhrzeit in der Zukunft wählen.",
   notScheduled: "Nicht geplant: {reason}",
 };
 
-/** A label of this chunk in the UI's language, with `{name}` filled in. */
+/** A label of this chunk in the UI's language (see `format`). */
 function scheduleLabel(
   key: keyof typeof EN,
   values: Record<string, string | number> = {},
 ): string {
-  const table = labels.lang.startsWith("de") ? DE : EN;
-  return table[key].replace(/\{(\w+)\}/g, (m, n) => `${values[n] ?? m}`);
+  return format((labels.lang.startsWith("de") ? DE : EN)[key], values);
 }
 
 /**

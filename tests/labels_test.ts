@@ -3,7 +3,7 @@
  * placeholders and plural forms, so no UI string falls back or breaks.
  */
 import assert from "node:assert/strict";
-import { en, type Labels } from "../client/labels.ts";
+import { en, format, type Labels, useLabels } from "../client/labels.ts";
 import { de } from "../client/labels_de.ts";
 
 const placeholders = (s: string) =>
@@ -46,5 +46,24 @@ Deno.test("labels: plural forms follow Intl.PluralRules' categories", () => {
       const forms = value.split("|").length;
       assert.ok(forms === 1 || forms === categories, `${table.lang}.${key}`);
     }
+  }
+});
+
+Deno.test("labels: format picks the plural form for n in the table's language, then fills", () => {
+  const text = "{when} · {n} field · {who}|{when} · {n} fields · {who}";
+  assert.equal(
+    format(text, { when: "9:00", n: 1, who: "Ada" }),
+    "9:00 · 1 field · Ada",
+  );
+  assert.equal(
+    format(text, { when: "9:00", n: 3, who: "Ada" }),
+    "9:00 · 3 fields · Ada",
+  );
+  assert.equal(format("{n} of {total}", { n: 2, total: 5 }), "2 of 5");
+  useLabels(de);
+  try {
+    assert.equal(format("{n} Feld|{n} Felder", { n: 0 }), "0 Felder");
+  } finally {
+    useLabels({});
   }
 });

@@ -173,6 +173,23 @@ engineTest(
           ].includes(mark),
           mark,
         );
+        // The mark wraps as one piece; the count is in the editor's font,
+        // not the host's (the shadow root starts from `all: initial`).
+        const look = await page.evaluate(() => {
+          const root = document.querySelector("cms-edit-bar")!.shadowRoot!
+            .querySelector("cms-locales")!.shadowRoot!;
+          const font = (el: Element) => getComputedStyle(el).fontFamily;
+          return {
+            wrap: getComputedStyle(document.querySelector("h1")!, "::after")
+              .whiteSpace,
+            count: font(root.querySelector("[role=status]")!) ===
+              font(root.querySelector("button")!),
+          };
+        });
+        // Both values wrap no line; Chromium keeps the region's
+        // `white-space-collapse: preserve` and reports "pre".
+        assert.ok(["nowrap", "pre"].includes(look.wrap), look.wrap);
+        assert.equal(look.count, true);
       });
 
       await t.step("typing in the title makes it German; Save", async () => {
