@@ -1,10 +1,12 @@
 /**
  * Regenerates the UI gallery in `docs/ui/`: every surface of the editor
- * (edit bar, toolbar with a tooltip, block-type menu, link panel, alt text
- * dialog, image tools, image field panel, shortcuts list, history and its
- * diff, conflict dialog, publish controls and the publish toast), in the
- * light and dark schemes, at 1280 px and 375 px wide, on the demo in
- * Chromium (puppeteer-core, `tests/helpers/browser.ts`). Writes
+ * (edit bar, another editor's presence, list item controls, toolbar with a
+ * tooltip, block-type menu, link panel, alt text dialog, image tools,
+ * shortcuts list, image field panel, media library, history and its diff,
+ * conflict dialog, publish controls, scheduled publishing, the publish
+ * toast, and the locale switcher with untranslated fields), in the light
+ * and dark schemes, at 1280 px and 375 px wide, on the demo in Chromium
+ * (puppeteer-core, `tests/helpers/browser.ts`). Writes
  * `docs/ui/<surface>-<scheme>-<width>.png` and `docs/ui/README.md`.
  *
  * Run: `deno task screenshots`
@@ -12,21 +14,40 @@
  * @module
  */
 import { startDemo } from "../demo/main.ts";
-import { launch, type Page } from "../tests/helpers/browser.ts";
+import { type Browser, launch, type Page } from "../tests/helpers/browser.ts";
 import { png } from "../tests/fixtures/images.ts";
 
 const OUT = new URL("../docs/ui/", import.meta.url).pathname;
 const PASSWORD = "screenshots only";
 const SCHEMES = ["light", "dark"] as const;
 const WIDTHS = [1280, 375] as const;
+/**
+ * How the demo runs for a scene: the default (saves go live), `draft`
+ * (publish controls) or `locales` (English and German).
+ */
+const MODES = [undefined, "draft", "locales"] as const;
+type Mode = typeof MODES[number];
+
+/** What scenes get besides the page. */
+interface Context {
+  /** A PNG to upload. */
+  image: string;
+  /** The demo's base URL. */
+  url: string;
+  browser: Browser;
+  /** A second editor's page (presence), closed by its scene. */
+  other?: Page;
+}
 
 /** One picture: how to get there from the previous one. */
 interface Scene {
   name: string;
   title: string;
-  /** Draft mode demo (publish controls). */
-  draft?: boolean;
-  run(page: Page, ctx: { image: string }): Promise<void>;
+  /** The demo's mode; default: saves go live. */
+  mode?: Mode;
+  run(page: Page, ctx: Context): Promise<void>;
+  /** After the picture: undoes what only it needed (runs if `run` failed). */
+  after?(page: Page, ctx: Context): Promise<void>;
 }
 
 const shadow = (page: Page, host: string, sel: string) =>
@@ -38,7 +59,11 @@ const shadow = (page: Page, host: string, sel: string) =>
     sel,
   );
 
-/** Selects `text` in the body region. */
+/**
+ * Selects `text` in the body region. Resolves once `selectionchange` has
+ * been dispatched: the editor remembers the selection then (an image
+ * upload or a link goes where it remembers).
+ */
 const select = (page: Page, text: string, collapse = false) =>
   page.evaluate(
     (text: string, collapse: boolean) => {
@@ -51,9 +76,13 @@ const select = (page: Page, text: string, collapse = false) =>
         const at = n.textContent!.indexOf(text);
         if (at < 0) continue;
         const end = at + text.length;
+        const changed = new Promise((r) => {
+          document.addEventListener("selectionchange", r, { once: true });
+          setTimeout(r, 2000); // unchanged: no event
+        });
         getSelection()!.setBaseAndExtent(n, collapse ? end : at, n, end);
         n.parentElement!.scrollIntoView({ block: "center" });
-        return;
+        return changed.then(() => {});
       }
     },
     text,
@@ -71,6 +100,21 @@ const clickBar = (page: Page, label: string) =>
 
 const escape = (page: Page) => page.press("Escape");
 
+/** Another editor's avatar in the edit bar. */
+const AVATAR = "cms-edit-bar >>> cms-presence >>> span";
+
+/** Presses Escape if `host` (a dialog's) is in the page; waits until gone. */
+async function dismiss(page: Page, host: string): Promise<void> {
+  const there = (host: string) => !!document.querySelector(host);
+  if (!await page.evaluate(there, host)) return;
+  await escape(page);
+  await page.waitFor(
+    (host: string) => !document.querySelector(host),
+    { timeout: 10_000 },
+    host,
+  );
+}
+
 const SCENES: Scene[] = [
   {
     name: "edit-bar",
@@ -79,6 +123,35 @@ const SCENES: Scene[] = [
       await page.click("h1");
       await page.press("End", ["Control"]);
       await page.type(" today");
+    },
+  },
+  {
+    name: "presence",
+    title: "Another editor on the page: in the bar, and on the title",
+    async run(page, ctx) {
+      const other = ctx.other = await ctx.browser.newPage();
+      await editPage(other, ctx.url);
+      // Each sees the other: presence (a lazy chunk) follows focus on both.
+      for (const p of [page, other]) {
+        await p.waitFor(AVATAR, { timeout: 15_000 });
+      }
+      // Focus events need the system focus.
+      await other.puppeteer?.bringToFront();
+      await other.click("h1");
+      await page.waitFor("h1[data-cms-peer]", { timeout: 15_000 });
+      await page.puppeteer?.bringToFront();
+    },
+    async after(page, ctx) {
+      await ctx.other?.close();
+      ctx.other = undefined;
+      // The other editor leaves: nobody in the bar, no marked region.
+      await page.waitFor(
+        () =>
+          !document.querySelector("[data-cms-peer]") &&
+          !document.querySelector("cms-edit-bar")?.shadowRoot
+            ?.querySelector("cms-presence")?.shadowRoot?.querySelector("span"),
+        { timeout: 15_000 },
+      );
     },
   },
   {
@@ -171,6 +244,17 @@ const SCENES: Scene[] = [
     },
   },
   {
+    name: "media-library",
+    title: "Media library (Choose from library)",
+    async run(page) {
+      await page.click("cms-image-field >>> button::-p-text(from library)");
+      // The upload of the alt text dialog scene is in it.
+      await shadow(page, "cms-media-library", "dialog[open] li[role=option]");
+    },
+    // Back to the image field panel, which the next scene closes.
+    after: (page) => dismiss(page, "cms-media-library"),
+  },
+  {
     name: "history",
     title: "History of a field",
     async run(page) {
@@ -220,7 +304,7 @@ const SCENES: Scene[] = [
   {
     name: "publish",
     title: "Draft mode: unpublished changes, Publish is primary",
-    draft: true,
+    mode: "draft",
     async run(page) {
       await page.click("h1");
       await page.press("End", ["Control"]);
@@ -232,12 +316,56 @@ const SCENES: Scene[] = [
     },
   },
   {
+    name: "schedule",
+    title: "Publish at a set time: the time picker and what is scheduled",
+    mode: "draft",
+    async run(page) {
+      // Schedules the draft at the default time, then opens the dialog again.
+      await clickBar(page, "Publish at");
+      await shadow(page, "cms-schedule", "dialog[open] button[type=submit]");
+      await page.evaluate(() =>
+        document.querySelector("cms-schedule")!.shadowRoot!
+          .querySelector("form")!.requestSubmit()
+      );
+      await page.waitFor(
+        () =>
+          !document.querySelector("cms-schedule") &&
+          document.querySelector("h1[data-cms-scheduled]"),
+        { timeout: 10_000 },
+      );
+      await clickBar(page, "Publish at");
+      await shadow(page, "cms-schedule", "dialog[open] li button");
+    },
+    // Cancels the schedule (the next scene publishes now) and closes.
+    async after(page) {
+      await page.click("cms-schedule >>> li button");
+      await page.waitFor(
+        () => !document.querySelector("h1[data-cms-scheduled]"),
+        { timeout: 10_000 },
+      );
+      await dismiss(page, "cms-schedule");
+    },
+  },
+  {
     name: "publish-toast",
     title: "After a publish: what went live, View as visitor",
-    draft: true,
+    mode: "draft",
     async run(page) {
       await clickBar(page, "Publish (");
       await shadow(page, "cms-edit-bar", ".n:not([hidden])");
+    },
+  },
+  {
+    name: "locales",
+    title: "Locales: the language switcher, untranslated fields marked",
+    mode: "locales",
+    async run(page, { url }) {
+      await page.goto(`${url}/de/?edit`);
+      await page.waitFor("h1[data-cms-untranslated]", { timeout: 15_000 });
+      await page.click("cms-edit-bar >>> cms-locales >>> button");
+      await page.waitFor("cms-edit-bar >>> cms-locales >>> ul:not([hidden])", {
+        timeout: 10_000,
+      });
     },
   },
 ];
@@ -262,7 +390,7 @@ const failed: string[] = [];
 async function shoot(
   scheme: string,
   width: number,
-  draft: boolean,
+  mode: Mode,
   image: string,
 ): Promise<string[]> {
   const dataDir = await Deno.makeTempDir({ prefix: "cms-shots-" });
@@ -270,7 +398,8 @@ async function shoot(
     port: 0,
     dataDir,
     password: PASSWORD,
-    ...draft ? { publishMode: "draft" as const } : {},
+    ...mode === "draft" ? { publishMode: "draft" as const } : {},
+    ...mode === "locales" ? { locales: ["en", "de"] } : {},
   });
   const browser = await launch("chromium");
   const done: string[] = [];
@@ -281,9 +410,14 @@ async function shoot(
       { name: "prefers-color-scheme", value: scheme },
     ]);
     await editPage(page, demo.url);
-    for (const scene of SCENES.filter((s) => !!s.draft === draft)) {
+    const ctx: Context = { image, url: demo.url, browser };
+    for (const scene of SCENES.filter((s) => s.mode === mode)) {
+      const fail = (err: unknown) => {
+        failed.push(`${scene.name} ${scheme} ${width}: ${err}`);
+        console.error(failed.at(-1));
+      };
       try {
-        await scene.run(page, { image });
+        await scene.run(page, ctx);
         await new Promise((r) => setTimeout(r, 150)); // let transitions end
         await Deno.writeFile(
           `${OUT}${scene.name}-${scheme}-${width}.png`,
@@ -291,9 +425,9 @@ async function shoot(
         );
         done.push(scene.name);
       } catch (err) {
-        failed.push(`${scene.name} ${scheme} ${width}: ${err}`);
-        console.error(failed.at(-1));
+        fail(err);
       }
+      await scene.after?.(page, ctx).catch(fail);
     }
   } finally {
     await browser.close();
@@ -314,11 +448,11 @@ if (import.meta.main) {
   try {
     for (const scheme of SCHEMES) {
       for (const width of WIDTHS) {
-        for (const draft of [false, true]) {
-          for (const n of await shoot(scheme, width, draft, image)) {
+        for (const mode of MODES) {
+          for (const n of await shoot(scheme, width, mode, image)) {
             taken.add(n);
           }
-          console.log(`${scheme} ${width}${draft ? " draft" : ""}: done`);
+          console.log(`${scheme} ${width}${mode ? ` ${mode}` : ""}: done`);
         }
       }
     }
