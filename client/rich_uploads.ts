@@ -8,7 +8,7 @@
 
 import { t } from "./labels.ts";
 import type { RichCore } from "./rich.ts";
-import { imageAttrs, type UploadFailure, uploadImage } from "./upload.ts";
+import type { UploadFailure } from "./upload.ts";
 
 /** The images among `files`. */
 export const images = (files: FileList | undefined | null): File[] =>
@@ -16,7 +16,8 @@ export const images = (files: FileList | undefined | null): File[] =>
 
 /**
  * Uploads `image`; resolves with the `<img>` attributes, or undefined after
- * reporting the failure.
+ * reporting the failure. The uploader is a chunk of its own, loaded at the
+ * first upload: most editing sessions never upload.
  */
 export async function upload(
   ed: RichCore,
@@ -28,6 +29,7 @@ export async function upload(
   ed.say(t("uploading", { name: image.name }));
   ed.progress(0);
   try {
+    const { imageAttrs, uploadImage } = await import("./upload.ts");
     const up = await uploadImage(ed.media, image, (p) => ed.progress(p));
     if (!options.mediaBase && up.url.endsWith(up.key)) {
       ed.base = up.url.slice(0, -up.key.length);

@@ -135,6 +135,16 @@ engineTest("client: rich regions, uploads and islands", async (t, browser) => {
       `import * as cms from "/dist/mod.js"; window.cms = cms; if (location.pathname === "/island") import("/dist/island.js"); else if (location.pathname !== "/plain") window.cmsHandle = cms.mountCms();`,
   });
   const tmp = await Deno.makeTempDir({ prefix: "cms-upload-" });
+  /** Whether a file the page loaded holds the uploader (its XHR). */
+  const uploaderLoaded = async () => {
+    for (const path of site.paths) {
+      const name = /^\/dist\/([\w.-]+\.js)$/.exec(path)?.[1];
+      if (!name) continue;
+      const code = await Deno.readTextFile(`${dist}/${name}`);
+      if (code.includes("XMLHttpRequest")) return true;
+    }
+    return false;
+  };
   try {
     await t.step("a marker-free page: no DOM change, no request", async () => {
       const page = await browser.newPage();
@@ -190,6 +200,8 @@ engineTest("client: rich regions, uploads and islands", async (t, browser) => {
           (globalThis as unknown as PageGlobals).cmsHandle.ready
         );
         assert.ok(site.paths.some((p) => /^\/dist\/rich-\w+\.js$/.test(p)));
+        // The uploader is loaded at the first upload, not to edit.
+        assert.equal(await uploaderLoaded(), false, site.paths.join());
         const names = await page.evaluate(() =>
           [
             ...document.querySelector("cms-rich-toolbar")!.shadowRoot!
@@ -295,6 +307,7 @@ engineTest("client: rich regions, uploads and islands", async (t, browser) => {
         ["40", "30", "beach day", true, 1],
       );
       assert.deepEqual(site.uploads, [200]);
+      assert.equal(await uploaderLoaded(), true, site.paths.join());
       assert.doesNotMatch(
         await page.evaluate(() => document.documentElement.outerHTML),
         /data:image/,
