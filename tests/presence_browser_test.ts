@@ -93,6 +93,11 @@ async function scenario(
           document.querySelector("h1")!.getAttribute("aria-description")
         );
         assert.equal(described, "Editor is editing");
+        // The ring leaves the outline to the region's own state marks.
+        const ring = await pageB.evaluate(() =>
+          getComputedStyle(document.querySelector("h1")!).boxShadow
+        );
+        assert.match(ring, /rgb\(122, 92, 255\)/);
       },
     });
 
