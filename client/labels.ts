@@ -197,6 +197,24 @@ export function format(
 }
 
 /**
+ * The label function of a lazy chunk's own tables: a key of `en`, in German
+ * (`de`) when the UI is, through {@linkcode format}.
+ *
+ * @example
+ * ```ts ignore
+ * const label = chunkLabels({ none: "None" }, { none: "Keine" });
+ * label("none"); // "None" in an English UI
+ * ```
+ */
+export function chunkLabels<T extends Record<string, string>>(
+  en: T,
+  de: T,
+): (key: keyof T, values?: Record<string, string | number>) => string {
+  return (key, values) =>
+    format((labels.lang.startsWith("de") ? de : en)[key], values);
+}
+
+/**
  * The label `key` of the table (see {@linkcode format}).
  *
  * @example

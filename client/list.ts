@@ -5,8 +5,9 @@
  *
  * {@linkcode listEdit} is the model part (pure, no DOM); the view gives
  * the list a small floating bar (move up, move down, remove, add) next to
- * the current item while the list or its bar has the focus, and keys in an item: Alt+ArrowUp / Alt+ArrowDown move
- * it, Enter adds an item after it, Backspace in an empty item removes it.
+ * the current item while the list or its bar has the focus, and keys in an
+ * item: Alt+ArrowUp / Alt+ArrowDown move it, Enter adds an item after it,
+ * Backspace in an empty item removes it.
  *
  * @module
  */

@@ -13,7 +13,7 @@
 
 import type { MediaLibraryItem, MediaLibraryPage } from "../core/wire.ts";
 import type { Kit } from "./dom.ts";
-import { format, labels, t } from "./labels.ts";
+import { chunkLabels, t } from "./labels.ts";
 import { THEME } from "./theme.ts";
 import { imageAttrs } from "./upload.ts";
 
@@ -40,13 +40,8 @@ const DE: typeof EN = {
   count: "{n} von {total}",
 };
 
-/** A label of this chunk in the UI's language (see `format`). */
-function libraryLabel(
-  key: keyof typeof EN,
-  values: Record<string, string | number> = {},
-): string {
-  return format((labels.lang.startsWith("de") ? DE : EN)[key], values);
-}
+/** A label of this chunk in the UI's language. */
+const libraryLabel = chunkLabels(EN, DE);
 
 /**
  * The URL of one page of the library: the media endpoint's `library`

@@ -19,7 +19,7 @@ import type {
 } from "../core/wire.ts";
 import type { EditBar } from "./bar.ts";
 import type { Kit } from "./dom.ts";
-import { dateTime, format, labels, t } from "./labels.ts";
+import { chunkLabels, dateTime, t } from "./labels.ts";
 import { THEME } from "./theme.ts";
 
 /**
@@ -57,13 +57,8 @@ const DE: typeof EN = {
   notScheduled: "Nicht geplant: {reason}",
 };
 
-/** A label of this chunk in the UI's language (see `format`). */
-function scheduleLabel(
-  key: keyof typeof EN,
-  values: Record<string, string | number> = {},
-): string {
-  return format((labels.lang.startsWith("de") ? DE : EN)[key], values);
-}
+/** A label of this chunk in the UI's language. */
+const scheduleLabel = chunkLabels(EN, DE);
 
 /**
  * The UTC time (ISO 8601) of a `datetime-local` value, read in the
