@@ -112,11 +112,12 @@ export {
   type TextLimits,
 } from "./core/content.ts";
 export { readLocale } from "./core/locale.ts";
-export { type LocalizedRecord, readLocalized } from "./server/locale.ts";
+export {
+  type LocalizedRecord,
+  readLocalized,
+} from "./server/store/localized.ts";
 // What a host implements or receives: editors, stores, storage.
 export type {
-  Authorize,
-  CanEdit,
   ContentRecord,
   ContentStore,
   ContentValue,
@@ -124,29 +125,35 @@ export type {
   DraftConflict,
   DraftRef,
   DraftStore,
-  Editor,
-  EndpointCall,
   HistoryStore,
-  ListableMediaStorage,
-  MediaObjectInfo,
-  MediaStorage,
   PublishMode,
   PublishResult,
   Retention,
   Revision,
   RevisionInput,
   StoreLine,
-} from "./server/types.ts";
+} from "./server/store/types.ts";
+export type {
+  Authorize,
+  CanEdit,
+  Editor,
+  EndpointCall,
+} from "./server/http/auth.ts";
+export type {
+  ListableMediaStorage,
+  MediaObjectInfo,
+  MediaStorage,
+} from "./server/media/types.ts";
 // The endpoints.
 export {
   createSaveHandler,
   type SaveEvent,
   type SaveHandlerOptions,
-} from "./server/save.ts";
+} from "./server/save/handler.ts";
 export {
   createMediaHandler,
   type MediaHandlerOptions,
-} from "./server/media.ts";
+} from "./server/media/upload.ts";
 export type { ImageOptions } from "./server/image/pipeline.ts";
 export {
   type JobOptions,
@@ -155,11 +162,11 @@ export {
 } from "./server/image/queue.ts";
 export type { VariantFormat } from "./server/image/process.ts";
 export type { SharpLoader } from "./server/image/sharp.ts";
-export type { ImageInfo } from "./server/sniff.ts";
+export type { ImageInfo } from "./server/image/sniff/mod.ts";
 export {
   createHistoryHandler,
   type HistoryHandlerOptions,
-} from "./server/history.ts";
+} from "./server/history/handler.ts";
 export {
   createCancelScheduleHandler,
   createDiscardHandler,
@@ -167,30 +174,30 @@ export {
   createPublishHandler,
   createScheduleHandler,
   type DraftHandlerOptions,
-} from "./server/publish.ts";
+} from "./server/drafts/handlers.ts";
 export {
   createPreviewHandler,
   PREVIEW_PARAM,
   type PreviewHandlerOptions,
   PreviewSigner,
-} from "./server/preview.ts";
+} from "./server/drafts/preview.ts";
 export {
   type ClientHandler,
   type ClientHandlerOptions,
   createClientHandler,
-} from "./server/client.ts";
+} from "./server/bundle/handler.ts";
 export {
   isCrossSite,
   type OriginOptions,
   requestUrl,
-} from "./server/origin.ts";
+} from "./server/http/origin.ts";
 export {
   type HtmlLimits,
   sanitizeHtml,
   type SanitizeOptions,
-} from "./server/sanitize.ts";
+} from "./server/sanitize/pool.ts";
 export type { SanitizeResult, SanitizerOptions } from "./core/sanitizer.ts";
-export { contentVersion } from "./server/version.ts";
+export { contentVersion } from "./core/version.ts";
 // Custom endpoints through the same pipeline.
 export {
   endpoint,
@@ -200,14 +207,14 @@ export {
   REQUEST_ID_HEADER,
   type RequestFacts,
   requestIdOf,
-} from "./server/http.ts";
+} from "./server/http/pipeline.ts";
 // Production.
 export {
   type GracefulServer,
   serveGracefully,
   type ServeGracefullyOptions,
   type ServeHandler,
-} from "./server/serve.ts";
+} from "./server/ops/serve.ts";
 export {
   contentStoreCheck,
   createLivenessHandler,
@@ -215,15 +222,15 @@ export {
   type HealthCheck,
   mediaStorageCheck,
   type ReadinessOptions,
-} from "./server/health.ts";
+} from "./server/health/checks.ts";
 export {
   type Logger,
   type LogLevel,
   type LogLine,
   type LogRecord,
   setLogger,
-} from "./server/log.ts";
-export { bodyBytesInFlight, setBodyBudget } from "./server/body.ts";
+} from "./server/ops/log.ts";
+export { bodyBytesInFlight, setBodyBudget } from "./server/http/body.ts";
 // Content stores (PostgreSQL: `@inplace/cms/postgres`).
 export {
   MemoryContentStore,
@@ -255,7 +262,7 @@ export {
   EditorEvents,
   type EditorEventsOptions,
   type EditorEventsStats,
-} from "./server/events.ts";
+} from "./server/events/streams.ts";
 export {
   type BusMessage,
   type DraftsMessage,
@@ -265,9 +272,9 @@ export {
   type PublishedMessage,
   type SavedMessage,
   type ScheduleMessage,
-} from "./server/events_bus.ts";
+} from "./server/events/bus.ts";
 // Scheduled publishing and the media library.
-export { Scheduler, type SchedulerOptions } from "./server/schedule.ts";
+export { Scheduler, type SchedulerOptions } from "./server/drafts/scheduler.ts";
 export type {
   Schedule,
   ScheduleFailure,
@@ -282,4 +289,4 @@ export {
   type MediaLibraryHandlerOptions,
   type MediaScanOptions,
   type Upload,
-} from "./server/media_library.ts";
+} from "./server/media/library.ts";

@@ -1,6 +1,6 @@
 /**
  * Bench: the client's bytes on the wire, as a browser loads them. The real
- * `createClientHandler` (the files in `server/client_files.ts`: run
+ * `createClientHandler` (the files in `server/bundle/_generated.ts`: run
  * `deno task build` first) serves the client behind `Deno.serve`; Chromium
  * opens a page with a plain and a rich region, mounts, focuses the rich
  * region (its toolbar shown), then opens the panels it can open without
@@ -20,8 +20,8 @@
  *
  * @module
  */
-import { createClientHandler } from "../server/client.ts";
-import { CLIENT_FILES } from "../server/client_files.ts";
+import { createClientHandler } from "../server/bundle/handler.ts";
+import { CLIENT_FILES } from "../server/bundle/_generated.ts";
 import { launch, type Page } from "../tests/helpers/browser.ts";
 import {
   marker,

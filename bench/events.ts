@@ -28,7 +28,7 @@ import { spawnInstances } from "../tests/helpers/instances.ts";
 import { startPostgres } from "../tests/helpers/postgres.ts";
 import { openEvents, type SseStream } from "../tests/helpers/sse.ts";
 import { collectGarbage } from "./upload_memory.ts";
-import { EditorEvents } from "../server/events.ts";
+import { EditorEvents } from "../server/events/streams.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 
 const EDITORS = 200;

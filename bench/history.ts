@@ -12,10 +12,10 @@
  *
  * @module
  */
-import { createHistoryHandler } from "../server/history.ts";
-import { createSaveHandler } from "../server/save.ts";
+import { createHistoryHandler } from "../server/history/handler.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
-import type { HistoryStore } from "../server/types.ts";
+import type { HistoryStore } from "../server/store/types.ts";
 import { onKvAndPostgres } from "./stores.ts";
 
 /** One store's numbers, in ms. */

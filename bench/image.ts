@@ -17,9 +17,9 @@
  */
 import sharp from "sharp";
 import { IMAGE_DEFAULTS, ImagePipeline } from "../server/image/pipeline.ts";
-import { storeImage } from "../server/image/store.ts";
+import { storeImage } from "../server/media/variants.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
-import { sniffImage } from "../server/sniff.ts";
+import { sniffImage } from "../server/image/sniff/mod.ts";
 
 const MiB = 1024 * 1024;
 const ROUNDS = 3;

@@ -15,8 +15,8 @@
  * @module
  */
 import { defineContent, list } from "../core/content.ts";
-import { readLocalized } from "../server/locale.ts";
-import type { ContentRecord, ContentStore } from "../server/types.ts";
+import { readLocalized } from "../server/store/localized.ts";
+import type { ContentRecord, ContentStore } from "../server/store/types.ts";
 import { onKvAndPostgres } from "./stores.ts";
 
 /** One store's numbers, in ms per read. */

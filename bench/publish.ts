@@ -8,10 +8,10 @@
  *
  * @module
  */
-import { createPublishHandler } from "../server/publish.ts";
-import { createSaveHandler } from "../server/save.ts";
+import { createPublishHandler } from "../server/drafts/handlers.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
-import type { DraftStore } from "../server/types.ts";
+import type { DraftStore } from "../server/store/types.ts";
 import { onKv } from "./stores.ts";
 
 /** One store's numbers, in ms. */

@@ -1,7 +1,7 @@
 /**
  * Adversarial sanitize benchmark: attribute floods, deep nesting, wide
  * unwrap, entity floods, comment floods and long attribute values at
- * growing sizes, through the server pipeline (`server/sanitize_dom.ts`, in
+ * growing sizes, through the server pipeline (`server/sanitize/dom.ts`, in
  * process, as the worker runs it). Prints time against size; a refused
  * value shows the status it got. Each size doubles the previous one, so a
  * linear pipeline shows a ratio near 2. Each kind ends with its worst
@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { createDomSanitizer } from "../server/sanitize_dom.ts";
-import { HTML_LIMITS, scanLimits } from "../server/sanitize_scan.ts";
+import { createDomSanitizer } from "../server/sanitize/dom.ts";
+import { HTML_LIMITS, scanLimits } from "../server/sanitize/limits.ts";
 
 /** One measured point. */
 export interface AdversarialRow {

@@ -11,15 +11,15 @@
  *
  * @module
  */
-import { createPublishHandler } from "../server/publish.ts";
-import { Scheduler } from "../server/schedule.ts";
+import { createPublishHandler } from "../server/drafts/handlers.ts";
+import { Scheduler } from "../server/drafts/scheduler.ts";
 import { KvContentStore } from "../server/store/kv.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import type {
   ScheduleFiring,
   ScheduleStore,
 } from "../server/store/schedule.ts";
-import { setLogger } from "../server/log.ts";
+import { setLogger } from "../server/ops/log.ts";
 
 const ROUNDS = 20;
 const AHEAD_MS = 300;

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { createSaveHandler } from "../server/save.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 
 const save = createSaveHandler({

@@ -24,11 +24,11 @@
  *
  * @module
  */
-import { setLogger } from "../server/log.ts";
-import { createSaveHandler } from "../server/save.ts";
+import { setLogger } from "../server/ops/log.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { KvContentStore } from "../server/store/kv.ts";
-import type { ContentStore } from "../server/types.ts";
+import type { ContentStore } from "../server/store/types.ts";
 import { defineContent } from "../core/content.ts";
 
 /** One store's numbers. */

@@ -19,8 +19,8 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 import sharp from "sharp";
-import { createMediaHandler } from "../server/media.ts";
-import type { MediaStorage } from "../server/types.ts";
+import { createMediaHandler } from "../server/media/upload.ts";
+import type { MediaStorage } from "../server/media/types.ts";
 
 const MiB = 1024 * 1024;
 const CAP = 10 * MiB;

@@ -214,7 +214,7 @@ function copyAttributes(from: Element, to: Element, walk: Walk): void {
 /**
  * The policy's sanitizer, rebuilding a clean tree from documents that
  * `parse` makes (inert ones: `DOMParser`, or jsdom's in tests). Output and
- * removed count equal the server's (`server/sanitize.ts`, DOMPurify on
+ * removed count equal the server's (`server/sanitize/pool.ts`, DOMPurify on
  * jsdom) for the same input; HTML without `<` is returned as it is, as
  * there.
  *

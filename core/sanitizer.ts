@@ -1,7 +1,7 @@
 /**
  * The one sanitizer policy for rich fields, shared by the browser (paste
  * cleaning, the rich text editor) and the server (the save endpoint, through
- * `server/sanitize.ts` on jsdom).
+ * `server/sanitize/pool.ts` on jsdom).
  *
  * It is a DOMPurify configuration, the element rules as data
  * ({@linkcode elementRule}) and a few hooks. This module is pure: it touches
@@ -933,7 +933,7 @@ function countRemoved(purify: Purifier, state: InstanceState): number {
  * // { html: "Name<br>Role", removed: 2 }
  * ```
  *
- * @example Server (what `server/sanitize_dom.ts` does)
+ * @example Server (what `server/sanitize/dom.ts` does)
  * ```ts ignore
  * import { JSDOM } from "jsdom";
  * import createDOMPurify from "dompurify";

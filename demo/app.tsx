@@ -4,39 +4,34 @@
  *
  * @module
  */
-import { readBody } from "../server/body.ts";
-import { errorResponse, HttpError, text } from "../server/http.ts";
-import { log } from "../server/log.ts";
-import { createMediaHandler } from "../server/media.ts";
-import { createMediaLibraryHandler } from "../server/media_library.ts";
-import { isCrossSite, requestUrl } from "../server/origin.ts";
-import { createSaveHandler } from "../server/save.ts";
-import { createHistoryHandler } from "../server/history.ts";
-import { EditorEvents } from "../server/events.ts";
-import type { EventBus } from "../server/events_bus.ts";
+import { readBody } from "../server/http/body.ts";
+import { errorResponse, HttpError, text } from "../server/http/pipeline.ts";
+import { log } from "../server/ops/log.ts";
+import { createMediaHandler } from "../server/media/upload.ts";
+import { createMediaLibraryHandler } from "../server/media/library.ts";
+import { isCrossSite, requestUrl } from "../server/http/origin.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
+import { createHistoryHandler } from "../server/history/handler.ts";
+import { EditorEvents } from "../server/events/streams.ts";
+import type { EventBus } from "../server/events/bus.ts";
 import {
   createCancelScheduleHandler,
   createDiscardHandler,
   createDraftsHandler,
   createPublishHandler,
   createScheduleHandler,
-} from "../server/publish.ts";
+} from "../server/drafts/handlers.ts";
 import {
   createPreviewHandler,
   PREVIEW_PARAM,
   type PreviewSigner,
-} from "../server/preview.ts";
-import { draftStore } from "../server/save.ts";
-import type { Scheduler } from "../server/schedule.ts";
-import type {
-  Authorize,
-  Editor,
-  EndpointCall,
-  HistoryStore,
-  ListableMediaStorage,
-  PublishMode,
-} from "../server/types.ts";
-import type { Handler } from "../server/http.ts";
+} from "../server/drafts/preview.ts";
+import { draftStore } from "../server/save/handler.ts";
+import type { Scheduler } from "../server/drafts/scheduler.ts";
+import type { HistoryStore, PublishMode } from "../server/store/types.ts";
+import type { Authorize, Editor, EndpointCall } from "../server/http/auth.ts";
+import type { ListableMediaStorage } from "../server/media/types.ts";
+import type { Handler } from "../server/http/pipeline.ts";
 import { demoContent, HERO_PLACEHOLDER, loadHome } from "./content.ts";
 import {
   clientAddress,

@@ -16,7 +16,7 @@ import type {
   ContentRecord,
   ContentStore,
   DraftStore,
-} from "../server/types.ts";
+} from "../server/store/types.ts";
 
 /**
  * Writable fields, declared once: the save endpoint rejects everything else

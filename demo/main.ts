@@ -53,28 +53,29 @@ import {
   type S3MediaStorageOptions,
 } from "../server/media/s3.ts";
 import { KvContentStore } from "../server/store/kv.ts";
-import { Scheduler } from "../server/schedule.ts";
+import { Scheduler } from "../server/drafts/scheduler.ts";
 import { isScheduleStore } from "../server/store/schedule.ts";
 import { PostgresContentStore } from "../server/store/postgres.ts";
 import { PostgresSessionKv } from "./pg_sessions.ts";
 import postgres from "postgres";
-import type { HistoryStore, ListableMediaStorage } from "../server/types.ts";
+import type { HistoryStore } from "../server/store/types.ts";
+import type { ListableMediaStorage } from "../server/media/types.ts";
 import { createDemoApp } from "./app.tsx";
 import type { ClientAddressOptions } from "./security.ts";
-import { requestUrl } from "../server/origin.ts";
-import { PreviewSigner } from "../server/preview.ts";
-import type { PublishMode } from "../server/types.ts";
+import { requestUrl } from "../server/http/origin.ts";
+import { PreviewSigner } from "../server/drafts/preview.ts";
+import type { PublishMode } from "../server/store/types.ts";
 import {
   contentStoreCheck,
   createLivenessHandler,
   createReadinessHandler,
   mediaStorageCheck,
-} from "../server/health.ts";
-import { setLogger } from "../server/log.ts";
-import { serveGracefully } from "../server/serve.ts";
-import { type EventBus, MemoryEventBus } from "../server/events_bus.ts";
-import type { EditorEvents } from "../server/events.ts";
-import { PostgresEventBus } from "../server/events_postgres.ts";
+} from "../server/health/checks.ts";
+import { setLogger } from "../server/ops/log.ts";
+import { serveGracefully } from "../server/ops/serve.ts";
+import { type EventBus, MemoryEventBus } from "../server/events/bus.ts";
+import type { EditorEvents } from "../server/events/streams.ts";
+import { PostgresEventBus } from "../server/events/bus_postgres.ts";
 import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
 

@@ -12,8 +12,8 @@ import {
   CmsScript,
   scriptJson,
 } from "../fresh/components.tsx";
-import { contentVersion } from "../server/version.ts";
-import type { Editor } from "../server/types.ts";
+import { contentVersion } from "../core/version.ts";
+import type { Editor } from "../server/http/auth.ts";
 import { ALLOWLIST, HERO_PLACEHOLDER, type HomePage } from "./content.ts";
 import { EDIT_STYLES, STYLES } from "./styles.ts";
 

@@ -20,7 +20,7 @@ import {
   FALLBACK_ATTRIBUTE,
   LOCALE_ATTRIBUTE,
 } from "../core/locale_markers.ts";
-import { contentVersion } from "../server/version.ts";
+import { contentVersion } from "../core/version.ts";
 
 /**
  * What the components return: a Preact element (a `VNode`), typed opaquely

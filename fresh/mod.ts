@@ -22,12 +22,17 @@ export * from "./context.ts";
 export * from "./routes.ts";
 export * from "./edit_mode.ts";
 export * from "./components.tsx";
-export type * from "../server/types.ts";
-export type { SaveEvent, SaveHandlerOptions } from "../server/save.ts";
-export type { MediaHandlerOptions } from "../server/media.ts";
-export type { OriginOptions } from "../server/origin.ts";
+export type * from "../server/http/auth.ts";
+export type * from "../server/store/types.ts";
+export type * from "../server/media/types.ts";
+export type { SaveEvent, SaveHandlerOptions } from "../server/save/handler.ts";
+export type { MediaHandlerOptions } from "../server/media/upload.ts";
+export type { OriginOptions } from "../server/http/origin.ts";
 export type { ImageOptions } from "../server/image/pipeline.ts";
-export type { ImageInfo } from "../server/sniff.ts";
+export type { ImageInfo } from "../server/image/sniff/mod.ts";
 export type { FieldAddress } from "../core/address.ts";
 export type { Content, FieldAddressOf } from "../core/content.ts";
-export type { ClientHandler, ClientHandlerOptions } from "../server/client.ts";
+export type {
+  ClientHandler,
+  ClientHandlerOptions,
+} from "../server/bundle/handler.ts";

@@ -17,15 +17,18 @@
  * @module
  */
 import type { FieldAddress } from "../core/address.ts";
-import { createSaveHandler, type SaveHandlerOptions } from "../server/save.ts";
+import {
+  createSaveHandler,
+  type SaveHandlerOptions,
+} from "../server/save/handler.ts";
 import {
   createHistoryHandler,
   type HistoryHandlerOptions,
-} from "../server/history.ts";
+} from "../server/history/handler.ts";
 import {
   createMediaHandler,
   type MediaHandlerOptions,
-} from "../server/media.ts";
+} from "../server/media/upload.ts";
 import {
   createCancelScheduleHandler,
   createDiscardHandler,
@@ -33,18 +36,18 @@ import {
   createPublishHandler,
   createScheduleHandler,
   type DraftHandlerOptions,
-} from "../server/publish.ts";
+} from "../server/drafts/handlers.ts";
 import {
   createPreviewHandler,
   type PreviewHandlerOptions,
-} from "../server/preview.ts";
+} from "../server/drafts/preview.ts";
 import {
   type ClientHandler,
   type ClientHandlerOptions,
   createClientHandler,
-} from "../server/client.ts";
-import type { Handler } from "../server/http.ts";
-import type { Authorize, Editor, EndpointCall } from "../server/types.ts";
+} from "../server/bundle/handler.ts";
+import type { Handler } from "../server/http/pipeline.ts";
+import type { Authorize, Editor, EndpointCall } from "../server/http/auth.ts";
 import type {
   FreshAuthorize,
   FreshContextLike,

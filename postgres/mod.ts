@@ -23,4 +23,4 @@ export {
   type PostgresContentStoreOptions,
   UnstorableTextError,
 } from "../server/store/postgres.ts";
-export { PostgresEventBus } from "../server/events_postgres.ts";
+export { PostgresEventBus } from "../server/events/bus_postgres.ts";

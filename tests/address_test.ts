@@ -8,12 +8,9 @@ import { JSDOM } from "jsdom";
 import { readMarker } from "../client/markers.ts";
 import fc from "fast-check";
 import { addressReader, formatAddress, parseAddress } from "../core/address.ts";
-import { createSaveHandler } from "../server/save.ts";
-import type {
-  Allowlist,
-  ContentRecord,
-  ContentStore,
-} from "../server/types.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
+import type { ContentRecord, ContentStore } from "../server/store/types.ts";
+import type { Allowlist } from "../server/http/auth.ts";
 
 /** [marker text, valid?, what the case is about]. */
 const TABLE: [string, boolean, string][] = [

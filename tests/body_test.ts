@@ -8,10 +8,10 @@ import {
   type BodyTimeouts,
   readBody,
   setBodyBudget,
-} from "../server/body.ts";
-import { endpoint } from "../server/http.ts";
-import { setLogger } from "../server/log.ts";
-import { createMediaHandler } from "../server/media.ts";
+} from "../server/http/body.ts";
+import { endpoint } from "../server/http/pipeline.ts";
+import { setLogger } from "../server/ops/log.ts";
+import { createMediaHandler } from "../server/media/upload.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
 
 const enc = new TextEncoder();

@@ -7,9 +7,9 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { createClientHandler } from "../server/client.ts";
+import { createClientHandler } from "../server/bundle/handler.ts";
 import { cmsClientRoute } from "../fresh/routes.ts";
-import { CLIENT_FILES } from "../server/client_files.ts";
+import { CLIENT_FILES } from "../server/bundle/_generated.ts";
 import { buildClient } from "../tools/build_client.ts";
 import { engines, withBrowser } from "./helpers/browser.ts";
 import { serve } from "./helpers/serve.ts";
@@ -275,7 +275,7 @@ Deno.test("client handler: the served files are a fresh build of client/ (run `d
       }
     }
     const stale =
-      "server/client_files.ts is stale: run `deno task build` and commit it";
+      "server/bundle/_generated.ts is stale: run `deno task build` and commit it";
     assert.deepEqual(
       Object.keys(CLIENT_FILES).sort(),
       Object.keys(built).sort(),

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "./helpers/browser.ts";
-import { sanitizeHtml } from "../server/sanitize.ts";
+import { sanitizeHtml } from "../server/sanitize/pool.ts";
 import {
   type ClientSite,
   clientSiteTest,

@@ -12,9 +12,9 @@ import {
   plain,
   rich,
 } from "../core/content.ts";
-import { createSaveHandler } from "../server/save.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
-import type { Allowlist } from "../server/types.ts";
+import type { Allowlist } from "../server/http/auth.ts";
 
 const content = defineContent({
   pages: {

@@ -8,13 +8,13 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { createMediaHandler } from "../server/media.ts";
-import { createSaveHandler } from "../server/save.ts";
+import { createMediaHandler } from "../server/media/upload.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
 import type { MediaAnswer } from "../core/wire.ts";
 import { REMOVED_HEADER } from "../core/wire.ts";
-import { createClientHandler } from "../server/client.ts";
+import { createClientHandler } from "../server/bundle/handler.ts";
 import { png } from "./fixtures/images.ts";
 import { engines, type Page, withBrowser } from "./helpers/browser.ts";
 import { serve } from "./helpers/serve.ts";

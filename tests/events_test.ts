@@ -4,18 +4,21 @@
  * reader, and shutdown with a `retry:` hint.
  */
 import assert from "node:assert/strict";
-import { EditorEvents, type EditorEventsOptions } from "../server/events.ts";
-import { createSaveHandler } from "../server/save.ts";
+import {
+  EditorEvents,
+  type EditorEventsOptions,
+} from "../server/events/streams.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import {
   createDiscardHandler,
   createPublishHandler,
-} from "../server/publish.ts";
+} from "../server/drafts/handlers.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
-import { Scheduler } from "../server/schedule.ts";
+import { Scheduler } from "../server/drafts/scheduler.ts";
 import { defineContent, list } from "../core/content.ts";
 import { contentVersion } from "../core/version.ts";
-import { serveGracefully } from "../server/serve.ts";
-import type { CanEdit, Editor } from "../server/types.ts";
+import { serveGracefully } from "../server/ops/serve.ts";
+import type { CanEdit, Editor } from "../server/http/auth.ts";
 import { openEvents, type SseEvent } from "./helpers/sse.ts";
 
 const EDITORS: Record<string, Editor> = {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { KvContentStore } from "../server/store/kv.ts";
-import type { StoreLine } from "../server/types.ts";
+import type { StoreLine } from "../server/store/types.ts";
 import { startPostgres } from "./helpers/postgres.ts";
 
 const ROOT = new URL("../", import.meta.url);

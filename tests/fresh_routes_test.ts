@@ -11,7 +11,7 @@ import {
   cmsPreviewRoute,
   type FreshContextLike,
 } from "../fresh/mod.ts";
-import { PreviewSigner } from "../server/preview.ts";
+import { PreviewSigner } from "../server/drafts/preview.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { FRESH_METHODS } from "./helpers/fresh_chain.ts";
 import { sessionApp, type SessionState } from "./helpers/fresh_site.ts";

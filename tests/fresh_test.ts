@@ -14,8 +14,8 @@ import {
 } from "../fresh/mod.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
-import { contentVersion } from "../server/version.ts";
-import type { Editor } from "../server/types.ts";
+import { contentVersion } from "../core/version.ts";
+import type { Editor } from "../server/http/auth.ts";
 import { defineContent, image, list, plain } from "../core/content.ts";
 import {
   csrf,

@@ -9,7 +9,7 @@ import { renderToString } from "preact-render-to-string";
 import { CmsField, type CmsFieldProps } from "../fresh/mod.ts";
 import { defineContent, list, plain } from "../core/content.ts";
 import type { Allowlist } from "../core/content.ts";
-import { contentVersion } from "../server/version.ts";
+import { contentVersion } from "../core/version.ts";
 
 const content = defineContent({
   pages: {

@@ -5,11 +5,11 @@ import {
   createLivenessHandler,
   createReadinessHandler,
   mediaStorageCheck,
-} from "../server/health.ts";
+} from "../server/health/checks.ts";
 import { LocalMediaStorage } from "../server/media/local.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { startDemo } from "../demo/main.ts";
-import type { ContentStore } from "../server/types.ts";
+import type { ContentStore } from "../server/store/types.ts";
 
 const get = (path: string, method = "GET") =>
   new Request(`http://127.0.0.1${path}`, { method });

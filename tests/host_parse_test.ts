@@ -4,25 +4,28 @@
  * header) is a 4xx, logged as one JSON record, never a 500 (issue 19).
  */
 import assert from "node:assert/strict";
-import { createHistoryHandler } from "../server/history.ts";
-import { createMediaHandler } from "../server/media.ts";
+import { createHistoryHandler } from "../server/history/handler.ts";
+import { createMediaHandler } from "../server/media/upload.ts";
 import { LocalMediaStorage, serveLocalMedia } from "../server/media/local.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
-import { type LogLine, setLogger } from "../server/log.ts";
-import { requestUrl } from "../server/origin.ts";
-import { createPreviewHandler, PreviewSigner } from "../server/preview.ts";
+import { type LogLine, setLogger } from "../server/ops/log.ts";
+import { requestUrl } from "../server/http/origin.ts";
+import {
+  createPreviewHandler,
+  PreviewSigner,
+} from "../server/drafts/preview.ts";
 import {
   createDiscardHandler,
   createDraftsHandler,
   createPublishHandler,
-} from "../server/publish.ts";
-import { createSaveHandler, draftStore } from "../server/save.ts";
+} from "../server/drafts/handlers.ts";
+import { createSaveHandler, draftStore } from "../server/save/handler.ts";
 import {
   createLivenessHandler,
   createReadinessHandler,
-} from "../server/health.ts";
+} from "../server/health/checks.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
-import { HttpError } from "../server/http.ts";
+import { HttpError } from "../server/http/pipeline.ts";
 import { rawStatus } from "./helpers/serve.ts";
 
 const BAD_HOSTS = (port: number) => [

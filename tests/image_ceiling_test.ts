@@ -5,12 +5,12 @@
  */
 import assert from "node:assert/strict";
 import sharp from "sharp";
-import { HttpError } from "../server/http.ts";
-import { createMediaHandler } from "../server/media.ts";
+import { HttpError } from "../server/http/pipeline.ts";
+import { createMediaHandler } from "../server/media/upload.ts";
 import { ImagePipeline } from "../server/image/pipeline.ts";
 import { WorkQueue } from "../server/image/queue.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
-import { sniffImage } from "../server/sniff.ts";
+import { sniffImage } from "../server/image/sniff/mod.ts";
 import {
   type Bytes,
   lyingAvif,

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import sharp from "sharp";
-import { HttpError } from "../server/http.ts";
-import { createMediaHandler } from "../server/media.ts";
+import { HttpError } from "../server/http/pipeline.ts";
+import { createMediaHandler } from "../server/media/upload.ts";
 import { type ImageOptions, ImagePipeline } from "../server/image/pipeline.ts";
 import { WorkQueue } from "../server/image/queue.ts";
-import { storeImage, variantKey } from "../server/image/store.ts";
+import { storeImage, variantKey } from "../server/media/variants.ts";
 import { LocalMediaStorage } from "../server/media/local.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
 import { S3MediaStorage } from "../server/media/s3.ts";
-import { sniffImage } from "../server/sniff.ts";
-import type { MediaStorage } from "../server/types.ts";
+import { sniffImage } from "../server/image/sniff/mod.ts";
+import type { MediaStorage } from "../server/media/types.ts";
 import {
   animated,
   bytes,

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
 import { defineContent, list, plain } from "../core/content.ts";
 import { CmsList } from "../fresh/components.tsx";
-import { contentVersion } from "../server/version.ts";
+import { contentVersion } from "../core/version.ts";
 import { seriousViolations } from "./helpers/axe.ts";
 import type { Page } from "./helpers/browser.ts";
 import {

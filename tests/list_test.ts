@@ -13,10 +13,10 @@ import {
   plain,
 } from "../core/content.ts";
 import type { ListConflictBody, ListSaveBody } from "../core/wire.ts";
-import { createHistoryHandler } from "../server/history.ts";
-import { createSaveHandler } from "../server/save.ts";
-import type { DraftStore, PublishMode } from "../server/types.ts";
-import { contentVersion } from "../server/version.ts";
+import { createHistoryHandler } from "../server/history/handler.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
+import type { DraftStore, PublishMode } from "../server/store/types.ts";
+import { contentVersion } from "../core/version.ts";
 import { draftStoreSuite, type Open } from "./helpers/draft_stores.ts";
 
 const ORIGIN = "https://site.example";

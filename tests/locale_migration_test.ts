@@ -14,12 +14,12 @@ import {
   plain,
   shared,
 } from "../core/content.ts";
-import { readLocalized } from "../server/locale.ts";
-import { createSaveHandler } from "../server/save.ts";
+import { readLocalized } from "../server/store/localized.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import { KvContentStore } from "../server/store/kv.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { PostgresContentStore } from "../server/store/postgres.ts";
-import type { DraftStore, StoreLine } from "../server/types.ts";
+import type { DraftStore, StoreLine } from "../server/store/types.ts";
 import { startPostgres } from "./helpers/postgres.ts";
 
 /** The declaration the site had before locales. */

@@ -22,19 +22,19 @@ import {
   shared,
 } from "../core/content.ts";
 import { localizeAddress, readLocale } from "../core/locale.ts";
-import { createHistoryHandler } from "../server/history.ts";
-import { readLocalized } from "../server/locale.ts";
-import { PreviewSigner } from "../server/preview.ts";
-import { createPreviewHandler } from "../server/preview.ts";
+import { createHistoryHandler } from "../server/history/handler.ts";
+import { readLocalized } from "../server/store/localized.ts";
+import { PreviewSigner } from "../server/drafts/preview.ts";
+import { createPreviewHandler } from "../server/drafts/preview.ts";
 import {
   createDiscardHandler,
   createDraftsHandler,
   createPublishHandler,
-} from "../server/publish.ts";
-import { createSaveHandler } from "../server/save.ts";
+} from "../server/drafts/handlers.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
-import type { DraftStore, PublishMode } from "../server/types.ts";
-import { contentVersion } from "../server/version.ts";
+import type { DraftStore, PublishMode } from "../server/store/types.ts";
+import { contentVersion } from "../core/version.ts";
 import { draftStoreSuite, type Open } from "./helpers/draft_stores.ts";
 import { serve } from "./helpers/serve.ts";
 import type { VNode } from "preact";

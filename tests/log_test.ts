@@ -4,11 +4,11 @@
  * facts; field values and passwords never reach a log.
  */
 import assert from "node:assert/strict";
-import { createSaveHandler } from "../server/save.ts";
-import { createMediaHandler } from "../server/media.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
+import { createMediaHandler } from "../server/media/upload.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
-import { requestIdOf } from "../server/http.ts";
-import { jsonLines, type LogLine, setLogger } from "../server/log.ts";
+import { requestIdOf } from "../server/http/pipeline.ts";
+import { jsonLines, type LogLine, setLogger } from "../server/ops/log.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { startDemo } from "../demo/main.ts";
 import { defineContent, list } from "../core/content.ts";

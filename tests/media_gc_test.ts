@@ -13,13 +13,13 @@ import {
   collectMedia,
   createMediaLibraryHandler,
   recordUpload,
-} from "../server/media_library.ts";
-import { createMediaHandler } from "../server/media.ts";
+} from "../server/media/library.ts";
+import { createMediaHandler } from "../server/media/upload.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
 import { LocalMediaStorage } from "../server/media/local.ts";
 import { S3MediaStorage } from "../server/media/s3.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
-import type { ListableMediaStorage } from "../server/types.ts";
+import type { ListableMediaStorage } from "../server/media/types.ts";
 import type { MediaLibraryPage } from "../core/wire.ts";
 import { formatReport, parseGcArgs } from "../tools/media_gc.ts";
 import { startS3rver } from "./helpers/s3rver.ts";

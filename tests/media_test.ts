@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import sharp from "sharp";
-import { createMediaHandler, type MediaObject } from "../server/media.ts";
+import {
+  createMediaHandler,
+  type MediaObject,
+} from "../server/media/upload.ts";
 import { MemoryMediaStorage } from "../server/media/memory.ts";
-import type { Editor, MediaStorage } from "../server/types.ts";
+import type { Editor } from "../server/http/auth.ts";
+import type { MediaStorage } from "../server/media/types.ts";
 import {
   avif,
   type Bytes,

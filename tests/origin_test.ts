@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
-import { checkOrigin, isAllowedHost, isCrossSite } from "../server/origin.ts";
-import { HttpError } from "../server/http.ts";
+import {
+  checkOrigin,
+  isAllowedHost,
+  isCrossSite,
+} from "../server/http/origin.ts";
+import { HttpError } from "../server/http/pipeline.ts";
 
 const URL_ = "https://example.com/api/cms/save";
 

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { buildClient } from "../tools/build_client.ts";
-import { contentVersion } from "../server/version.ts";
+import { contentVersion } from "../core/version.ts";
 import {
   type DemoProcess,
   draftDemoEnv,

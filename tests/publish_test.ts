@@ -5,9 +5,9 @@
  * under a killed process.
  */
 import assert from "node:assert/strict";
-import { previewPath, PreviewSigner } from "../server/preview.ts";
-import type { PublishMode } from "../server/types.ts";
-import { contentVersion } from "../server/version.ts";
+import { previewPath, PreviewSigner } from "../server/drafts/preview.ts";
+import type { PublishMode } from "../server/store/types.ts";
+import { contentVersion } from "../core/version.ts";
 import { type Site, startSignedIn } from "./helpers/demo.ts";
 import { draftStoreSuite, type Open } from "./helpers/draft_stores.ts";
 import { startPostgres } from "./helpers/postgres.ts";

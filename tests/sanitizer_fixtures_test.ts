@@ -18,10 +18,10 @@
  */
 import assert from "node:assert/strict";
 import { JSDOM } from "jsdom";
-import { sanitizeRich } from "../server/sanitize.ts";
-import { HttpError } from "../server/http.ts";
+import { sanitizeRich } from "../server/sanitize/pool.ts";
+import { HttpError } from "../server/http/pipeline.ts";
 import { createRebuild } from "../core/rebuild.ts";
-import { createSaveHandler } from "../server/save.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { assertSafe } from "./sanitizer_safety.ts";
 import { engines, withBrowser } from "./helpers/browser.ts";

@@ -4,8 +4,12 @@
  * amplification, the deadline, and the four content-loss findings.
  */
 import assert from "node:assert/strict";
-import { HTML_LIMITS, sanitizeHtml, sanitizeRich } from "../server/sanitize.ts";
-import { HttpError } from "../server/http.ts";
+import {
+  HTML_LIMITS,
+  sanitizeHtml,
+  sanitizeRich,
+} from "../server/sanitize/pool.ts";
+import { HttpError } from "../server/http/pipeline.ts";
 
 const rejectsWith = (status: number, pattern: RegExp) => (error: unknown) =>
   error instanceof HttpError && error.status === status &&

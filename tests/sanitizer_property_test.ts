@@ -23,7 +23,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { JSDOM } from "jsdom";
-import { sanitizeRich } from "../server/sanitize.ts";
+import { sanitizeRich } from "../server/sanitize/pool.ts";
 import { createRebuild } from "../core/rebuild.ts";
 
 const RUNS = Number(Deno.env.get("CMS_PROPERTY_RUNS") ?? 250);

@@ -1,6 +1,6 @@
 /**
  * The browser's sanitizer (`core/rebuild.ts`, loaded by `client/clean.ts`)
- * against the server's (DOMPurify on jsdom, `server/sanitize.ts`): the same
+ * against the server's (DOMPurify on jsdom, `server/sanitize/pool.ts`): the same
  * string and the same removed count, on jsdom for every vector and for
  * cases that probe the rebuild's own parts, and in Chromium, Firefox and
  * WebKit for every vector through the bundled lazy chunk.
@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { JSDOM } from "jsdom";
 import { createRebuild } from "../core/rebuild.ts";
-import { sanitizeRich } from "../server/sanitize.ts";
+import { sanitizeRich } from "../server/sanitize/pool.ts";
 import { denoBundle } from "../tools/build_client.ts";
 import { VECTORS } from "./sanitizer_vectors.ts";
 import { assertSafe } from "./sanitizer_safety.ts";

@@ -1,5 +1,5 @@
 /**
- * Property test: the limit scan (`server/sanitize_scan.ts`) never counts
+ * Property test: the limit scan (`server/sanitize/limits.ts`) never counts
  * less than what jsdom's HTML parser actually builds from the same string.
  *
  * fast-check generates markup as a sequence of tokens: nested and misnested
@@ -17,8 +17,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { JSDOM } from "jsdom";
-import { type HtmlLimits, scanLimits } from "../server/sanitize_scan.ts";
-import { HttpError } from "../server/http.ts";
+import { type HtmlLimits, scanLimits } from "../server/sanitize/limits.ts";
+import { HttpError } from "../server/http/pipeline.ts";
 
 const RUNS = Number(Deno.env.get("CMS_PROPERTY_RUNS") ?? 400);
 const SEED = Number(Deno.env.get("CMS_PROPERTY_SEED") ?? 0x5ca4);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { JSDOM } from "jsdom";
 import createDOMPurify, { type WindowLike } from "dompurify";
-import { sanitizeHtml, sanitizeRich } from "../server/sanitize.ts";
+import { sanitizeHtml, sanitizeRich } from "../server/sanitize/pool.ts";
 import {
   createSanitizer,
   isAllowedImage,
@@ -17,7 +17,7 @@ import {
   VECTORS,
 } from "./sanitizer_vectors.ts";
 import { assertSafe } from "./sanitizer_safety.ts";
-import { createSaveHandler } from "../server/save.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 
 async function checkVector(t: Deno.TestContext, vector: Vector): Promise<void> {

@@ -4,11 +4,11 @@
  * request may change the store.
  */
 import assert from "node:assert/strict";
-import { createSaveHandler } from "../server/save.ts";
+import { createSaveHandler } from "../server/save/handler.ts";
 import { KvContentStore } from "../server/store/kv.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
-import type { ContentRecord, ContentStore } from "../server/types.ts";
-import { contentVersion } from "../server/version.ts";
+import type { ContentRecord, ContentStore } from "../server/store/types.ts";
+import { contentVersion } from "../core/version.ts";
 
 /** mulberry32: a tiny seeded PRNG returning floats in [0, 1). */
 function mulberry32(seed: number): () => number {

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { createSaveHandler, type SaveEvent } from "../server/save.ts";
+import { createSaveHandler, type SaveEvent } from "../server/save/handler.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
-import type { ContentRecord, ContentStore, Editor } from "../server/types.ts";
-import { contentVersion } from "../server/version.ts";
+import type { ContentRecord, ContentStore } from "../server/store/types.ts";
+import type { Editor } from "../server/http/auth.ts";
+import { contentVersion } from "../core/version.ts";
 import { REMOVED_HEADER } from "../core/wire.ts";
 import { serve } from "./helpers/serve.ts";
 

@@ -9,7 +9,7 @@ import { MemoryContentStore } from "../server/store/memory.ts";
 import { KvContentStore } from "../server/store/kv.ts";
 import { PostgresContentStore } from "../server/store/postgres.ts";
 import type { Schedule, ScheduleStore } from "../server/store/schedule.ts";
-import { contentVersion } from "../server/version.ts";
+import { contentVersion } from "../core/version.ts";
 import { connectFresh, startPostgres } from "./helpers/postgres.ts";
 
 type Open = () => Promise<ScheduleStore>;

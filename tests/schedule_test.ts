@@ -10,8 +10,8 @@ import {
   createPublishHandler,
   createScheduleHandler,
   type DraftHandlerOptions,
-} from "../server/publish.ts";
-import { Scheduler } from "../server/schedule.ts";
+} from "../server/drafts/handlers.ts";
+import { Scheduler } from "../server/drafts/scheduler.ts";
 import { MemoryContentStore } from "../server/store/memory.ts";
 import { KvContentStore } from "../server/store/kv.ts";
 import type {
@@ -19,7 +19,7 @@ import type {
   ScheduleStore,
 } from "../server/store/schedule.ts";
 import type { ScheduleAnswer, ScheduleListing } from "../core/wire.ts";
-import { contentVersion } from "../server/version.ts";
+import { contentVersion } from "../core/version.ts";
 
 const ORIGIN = "http://localhost";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { imageEnd, sniffImage } from "../server/sniff.ts";
+import { imageEnd, sniffImage } from "../server/image/sniff/mod.ts";
 import {
   animated,
   avif,

@@ -13,7 +13,7 @@ import type {
   HistoryStore,
   Retention,
   StoreLine,
-} from "../server/types.ts";
+} from "../server/store/types.ts";
 import { startPostgres } from "./helpers/postgres.ts";
 
 const WRITERS = 200;

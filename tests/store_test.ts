@@ -9,7 +9,7 @@ import {
   PostgresContentStore,
   UnstorableTextError,
 } from "../server/store/postgres.ts";
-import type { ContentStore } from "../server/types.ts";
+import type { ContentStore } from "../server/store/types.ts";
 import postgres from "postgres";
 import { startPostgres } from "./helpers/postgres.ts";
 

@@ -7,7 +7,7 @@
  * gzip size than esbuild's minifier alone.
  *
  * `deno task build` rebuilds the bundle and writes it into
- * `server/client_files.ts` (the files as strings, served by
+ * `server/bundle/_generated.ts` (the files as strings, served by
  * `createClientHandler`, so hosts need no build step), then prints the
  * sizes. Run it after every change under `client/` or `core/`;
  * `tests/client_handler_test.ts` fails while the module is stale.
@@ -110,12 +110,12 @@ export async function buildClient(
 
 /** The generated module that holds the built client for the handler. */
 export const CLIENT_FILES_MODULE: URL = new URL(
-  "../server/client_files.ts",
+  "../server/bundle/_generated.ts",
   import.meta.url,
 );
 
 /**
- * The source of `server/client_files.ts` for the built files in `dir`: one
+ * The source of `server/bundle/_generated.ts` for the built files in `dir`: one
  * string per file, by name.
  *
  * @example

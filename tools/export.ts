@@ -14,7 +14,7 @@
  */
 import { KvContentStore } from "../server/store/kv.ts";
 import { PostgresContentStore } from "../server/store/postgres.ts";
-import type { HistoryStore } from "../server/types.ts";
+import type { HistoryStore } from "../server/store/types.ts";
 
 /** An open store and how to close it. */
 export interface OpenStore {

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { StoreLine } from "../server/types.ts";
+import type { StoreLine } from "../server/store/types.ts";
 import { checkDraft } from "../server/store/draft.ts";
 import { openStoreFromEnv } from "./export.ts";
 

@@ -7,7 +7,7 @@
  * The store and storage are the demo's: PostgreSQL for `CMS_DATABASE_URL`,
  * else `CMS_DATA_DIR/content.kv`; S3 for `CMS_S3_BUCKET` (with the other
  * `CMS_S3_*` variables), else `CMS_DATA_DIR/media/`. See
- * `collectMedia` in `server/media_library.ts` for the rules.
+ * `collectMedia` in `server/media/library.ts` for the rules.
  *
  * @example
  * ```sh
@@ -18,10 +18,10 @@
  * @module
  */
 import { s3FromEnv } from "../demo/main.ts";
-import { collectMedia, type MediaGcReport } from "../server/media_library.ts";
+import { collectMedia, type MediaGcReport } from "../server/media/library.ts";
 import { LocalMediaStorage } from "../server/media/local.ts";
 import { S3MediaStorage } from "../server/media/s3.ts";
-import type { ListableMediaStorage } from "../server/types.ts";
+import type { ListableMediaStorage } from "../server/media/types.ts";
 import { openStoreFromEnv } from "./export.ts";
 
 /** Parsed command-line flags. */

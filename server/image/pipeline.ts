@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { HttpError } from "../http.ts";
-import { imageEnd, type ImageInfo } from "../sniff.ts";
+import { HttpError } from "../http/pipeline.ts";
+import { imageEnd, type ImageInfo } from "./sniff/mod.ts";
 import {
   checkBudget,
   type PreparedImage,
@@ -90,7 +90,7 @@ let sharedQueue: WorkQueue | undefined;
  * @example
  * ```ts
  * import { ImagePipeline } from "./pipeline.ts";
- * import { sniffImage } from "../sniff.ts";
+ * import { sniffImage } from "./sniff/mod.ts";
  * const images = new ImagePipeline({ widths: [640, 1280] });
  * const gif = new TextEncoder().encode("GIF89a\x01\x00\x01\x00\x00\x00\x00;");
  * const info = sniffImage(gif);

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { HttpError } from "../http.ts";
-import { avifMetadataRanges, type ImageInfo } from "../sniff.ts";
+import { HttpError } from "../http/pipeline.ts";
+import { avifMetadataRanges, type ImageInfo } from "./sniff/mod.ts";
 import type { Sharp } from "./sharp.ts";
 
 /** One encoded image: the normalized original or a variant. */
@@ -106,7 +106,7 @@ type Pipeline = ReturnType<Sharp>;
  * ```ts ignore
  * import sharp from "sharp";
  * import { processImage } from "./process.ts";
- * import { sniffImage } from "../sniff.ts";
+ * import { sniffImage } from "./sniff/mod.ts";
  * const bytes = await Deno.readFile("photo.jpg");
  * const prepared = await processImage(sharp, bytes, sniffImage(bytes)!, {
  *   widths: [480, 960], formats: ["webp"], maxPixels: 40e6, maxFrames: 100,

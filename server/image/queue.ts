@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { HttpError } from "../http.ts";
+import { HttpError } from "../http/pipeline.ts";
 
 /** Options of {@linkcode WorkQueue}. */
 export interface WorkQueueOptions {

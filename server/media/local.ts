@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { text } from "../http.ts";
-import type { MediaObjectInfo, MediaStorage } from "../types.ts";
+import { text } from "../http/pipeline.ts";
+import type { MediaObjectInfo, MediaStorage } from "./types.ts";
 
 /** Options of {@linkcode LocalMediaStorage}. */
 export interface LocalMediaStorageOptions {

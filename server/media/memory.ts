@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { MediaObjectInfo, MediaStorage } from "../types.ts";
+import type { MediaObjectInfo, MediaStorage } from "./types.ts";
 
 /** A stored media object: its bytes and verified content type. */
 export interface StoredMedia {

@@ -11,8 +11,8 @@ import type {
   DraftConflict,
   DraftRef,
   Revision,
-} from "../types.ts";
-import { contentVersion } from "../version.ts";
+} from "./types.ts";
+import { contentVersion } from "../../core/version.ts";
 import { fieldValue, newRevisions } from "./revision.ts";
 
 /** One record's drafts as stored: field (`name` or `name.N`) → draft. */

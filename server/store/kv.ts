@@ -15,7 +15,7 @@ import type {
   Revision,
   RevisionInput,
   StoreLine,
-} from "../types.ts";
+} from "./types.ts";
 import {
   checkRetention,
   checkRevision,

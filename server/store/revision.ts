@@ -10,7 +10,7 @@ import type {
   Retention,
   Revision,
   RevisionInput,
-} from "../types.ts";
+} from "./types.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

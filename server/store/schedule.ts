@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { DraftRef, DraftStore, PublishResult } from "../types.ts";
+import type { DraftRef, DraftStore, PublishResult } from "./types.ts";
 
 /**
  * A publish planned for a time: the fields are fixed when it is made, their

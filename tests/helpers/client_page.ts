@@ -3,14 +3,15 @@
  * rendered from a content store, and the REAL save and media handlers, and
  * records every request so tests can count them server-side.
  */
-import { createMediaLibraryHandler } from "../../server/media_library.ts";
+import { createMediaLibraryHandler } from "../../server/media/library.ts";
 import { buildClient } from "../../tools/build_client.ts";
-import { createMediaHandler } from "../../server/media.ts";
+import { createMediaHandler } from "../../server/media/upload.ts";
 import { MemoryMediaStorage } from "../../server/media/memory.ts";
-import { createSaveHandler } from "../../server/save.ts";
+import { createSaveHandler } from "../../server/save/handler.ts";
 import { MemoryContentStore } from "../../server/store/memory.ts";
-import type { Allowlist, ContentRecord } from "../../server/types.ts";
-import { contentVersion } from "../../server/version.ts";
+import type { ContentRecord } from "../../server/store/types.ts";
+import type { Allowlist } from "../../server/http/auth.ts";
+import { contentVersion } from "../../core/version.ts";
 import { type Browser, type Engine, engineTest, type Page } from "./browser.ts";
 import { serve } from "./serve.ts";
 

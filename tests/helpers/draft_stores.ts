@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { KvContentStore } from "../../server/store/kv.ts";
 import { MemoryContentStore } from "../../server/store/memory.ts";
 import { PostgresContentStore } from "../../server/store/postgres.ts";
-import type { DraftStore } from "../../server/types.ts";
+import type { DraftStore } from "../../server/store/types.ts";
 import { startPostgres } from "./postgres.ts";
 
 /** A fresh store, closed when disposed. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Editor } from "../../server/types.ts";
+import type { Editor } from "../../server/http/auth.ts";
 import { csrf, FreshModelApp } from "./fresh_chain.ts";
 
 /** What the toy session puts in `ctx.state`. */

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { createMediaHandler } from "../../server/media.ts";
+import { createMediaHandler } from "../../server/media/upload.ts";
 import { MemoryMediaStorage } from "../../server/media/memory.ts";
 import type { ImageOptions } from "../../server/image/pipeline.ts";
 import { solid } from "../fixtures/images.ts";

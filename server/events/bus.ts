@@ -1,0 +1,185 @@
+/**
+ * The event bus behind the editor event stream (`server/events/streams.ts`): how
+ * one instance tells every instance (itself included) that a field was
+ * saved, drafts were published, a schedule fired, or an editor's presence
+ * changed.
+ *
+ * A bus carries {@linkcode BusMessage}s: addresses, versions, ids and
+ * names, never a field's value. Each instance reads values from its own
+ * store when a message arrives, and only for listeners who may see them.
+ * That keeps every message far below PostgreSQL's 8000-byte `NOTIFY`
+ * limit ({@linkcode MAX_BUS_MESSAGE_BYTES}).
+ *
+ * - {@linkcode MemoryEventBus}: one process (the memory and Deno KV stores).
+ * - `PostgresEventBus` (`server/events/bus_postgres.ts`): `LISTEN`/`NOTIFY` on
+ *   one channel, so editors on different instances see each other.
+ *
+ * @module
+ */
+
+/** A field was saved (or restored): its address, by whom. */
+export interface SavedMessage {
+  /** Kind. */
+  type: "saved";
+  /** The field address, `collection:key:field`. */
+  field: string;
+  /** Who saved it: the editor's display name. */
+  by: string;
+}
+
+/** Drafts went live (draft mode): their addresses, by whom. */
+export interface PublishedMessage {
+  /** Kind. */
+  type: "published";
+  /** Field addresses that went live (a long list comes in several messages). */
+  fields: string[];
+  /** Who published: the editor's display name. */
+  by: string;
+}
+
+/** The set of drafts changed (a draft discarded): listeners re-read it. */
+export interface DraftsMessage {
+  /** Kind. */
+  type: "drafts";
+}
+
+/** A schedule fired (published, or failed and kept with its reason). */
+export interface ScheduleMessage {
+  /** Kind. */
+  type: "schedule";
+  /** The schedule's id. */
+  id: string;
+  /** Its field addresses (a long list comes in several messages). */
+  fields: string[];
+  /** `true` when it could not publish. */
+  failed: boolean;
+}
+
+/** One editor's stream on a page: here, focused, dirty; or gone. */
+export interface PresenceMessage {
+  /** Kind. */
+  type: "presence";
+  /** The stream's id (unique across instances). */
+  stream: string;
+  /** The page path. */
+  page: string;
+  /** The editor's id (or name when the host gives no id). */
+  editor: string;
+  /** The editor's display name. */
+  name: string;
+  /** The field address focused, or `null`. */
+  focus: string | null;
+  /** Field addresses changed but not saved. */
+  dirty: string[];
+  /** `true` when the stream ended. */
+  gone?: boolean;
+}
+
+/** What travels on an {@linkcode EventBus}. */
+export type BusMessage =
+  | SavedMessage
+  | PublishedMessage
+  | DraftsMessage
+  | ScheduleMessage
+  | PresenceMessage;
+
+/**
+ * Largest JSON of one message in UTF-8 bytes: PostgreSQL refuses `NOTIFY`
+ * payloads of 8000 bytes or more.
+ */
+export const MAX_BUS_MESSAGE_BYTES = 7900;
+
+/**
+ * Carries {@linkcode BusMessage}s to every subscriber of every instance,
+ * the sender's own included (an instance builds its events only from what
+ * the bus delivers, so local and remote editors are treated alike).
+ *
+ * @example
+ * ```ts
+ * import { MemoryEventBus } from "./bus.ts";
+ * const bus = new MemoryEventBus();
+ * const stop = await bus.subscribe((m) => console.log(m.type));
+ * await bus.publish({ type: "drafts" });
+ * stop();
+ * ```
+ */
+export interface EventBus {
+  /** Sends one message (its JSON must fit {@linkcode MAX_BUS_MESSAGE_BYTES}). */
+  publish(message: BusMessage): Promise<void>;
+  /** Delivers every message to `listener` until the returned function runs. */
+  subscribe(listener: (message: BusMessage) => void): Promise<() => void>;
+}
+
+/**
+ * An in-process bus: one instance only. Messages are delivered in a
+ * microtask, in order.
+ *
+ * @example
+ * ```ts
+ * import { MemoryEventBus } from "./bus.ts";
+ * const bus = new MemoryEventBus();
+ * await bus.subscribe((m) => console.log(m));
+ * await bus.publish({ type: "saved", field: "pages:home:title", by: "Ada" });
+ * ```
+ */
+export class MemoryEventBus implements EventBus {
+  readonly #listeners = new Set<(message: BusMessage) => void>();
+
+  /** Delivers `message` to every subscriber (a copy, as a remote bus would). */
+  publish(message: BusMessage): Promise<void> {
+    const text = encodeMessage(message);
+    queueMicrotask(() => {
+      for (const listener of this.#listeners) listener(JSON.parse(text));
+    });
+    return Promise.resolve();
+  }
+
+  /** Adds `listener`; the returned function removes it. */
+  subscribe(listener: (message: BusMessage) => void): Promise<() => void> {
+    this.#listeners.add(listener);
+    return Promise.resolve(() => this.#listeners.delete(listener));
+  }
+}
+
+/**
+ * A message as JSON; throws a `RangeError` past
+ * {@linkcode MAX_BUS_MESSAGE_BYTES} (senders keep names and lists short).
+ *
+ * @example
+ * ```ts
+ * import { encodeMessage } from "./bus.ts";
+ * encodeMessage({ type: "drafts" }); // '{"type":"drafts"}'
+ * ```
+ */
+export function encodeMessage(message: BusMessage): string {
+  const text = JSON.stringify(message);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: measure only when it may matter.
+  if (
+    text.length * 3 > MAX_BUS_MESSAGE_BYTES &&
+    new TextEncoder().encode(text).length > MAX_BUS_MESSAGE_BYTES
+  ) {
+    throw new RangeError("bus message too large");
+  }
+  return text;
+}
+
+/**
+ * A payload parsed, or `null` when it is not a bus message.
+ *
+ * @example
+ * ```ts
+ * import { decodeMessage } from "./bus.ts";
+ * decodeMessage('{"type":"drafts"}'); // { type: "drafts" }
+ * ```
+ */
+export function decodeMessage(payload: string): BusMessage | null {
+  try {
+    const data = JSON.parse(payload);
+    return typeof data === "object" && data !== null &&
+        typeof data.type === "string"
+      ? data as BusMessage
+      : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The history endpoint: a field's revisions, one revision's value, and
+ * restore, as a Web-standard handler `(req, call?) => Promise<Response>`.
+ *
+ * @module
+ */
+import {
+  type FieldAddress,
+  fieldPath,
+  formatAddress,
+} from "../../core/address.ts";
+import {
+  type HistoryListing,
+  type RevisionBody,
+  Status,
+} from "../../core/wire.ts";
+import { endpoint, type Handler, HttpError, json } from "../http/pipeline.ts";
+import { admitEditor, allowedField, readJsonObject } from "../http/request.ts";
+import { createSaveHandler, type SaveHandlerOptions } from "../save/handler.ts";
+import type { HistoryStore, Revision } from "../store/types.ts";
+import type { Editor, EndpointCall } from "../http/auth.ts";
+
+/** Options of {@linkcode createHistoryHandler}: the save endpoint's. */
+export type HistoryHandlerOptions = Omit<SaveHandlerOptions, "store"> & {
+  /** Where records and their revisions live. */
+  store: HistoryStore;
+  /** Most revisions one listing returns (`limit` is capped). Default 1000. */
+  maxLimit?: number;
+};
+
+/** Default number of revisions a listing returns. */
+const DEFAULT_LIMIT = 100;
+/** Longest revision id looked up; longer ones are unknown (404). */
+const MAX_ID_LENGTH = 128;
+/** Largest restore body: `{field, revision, version}` fits easily. */
+const MAX_BODY_BYTES = 4096;
+const NOT_FOUND = 404;
+
+/**
+ * Creates the history endpoint handler. It takes the save endpoint's options
+ * (the same `authorize`, `allowlist`, origin rules and hooks) and a
+ * {@linkcode HistoryStore}.
+ *
+ * - `GET ?field=ADDRESS[&limit=N]` → 200 {@linkcode HistoryListing}, newest
+ *   first (`limit` 1..`maxLimit`, default 100).
+ * - `GET ?field=ADDRESS&revision=ID` → 200 {@linkcode RevisionBody}.
+ * - `POST` JSON `{field, revision, version?}` → 204 with `CMS-Version`: the
+ *   revision's value goes through the save endpoint's own path (allowlist,
+ *   sanitizer, `canEdit`, conflict check against `version`, `onSave`), so
+ *   the restore is itself the newest revision. A conflict is 409 as in save.
+ * - 403 without a session or from another site (before anything is read),
+ *   or when `canEdit` refuses the field;
+ *   400 for a malformed or non-allowlisted field (whether or not it exists),
+ *   a bad `limit`, malformed JSON, or a revision of another field; 404 for
+ *   an unknown revision; 405 for other methods.
+ *
+ * @example
+ * ```ts
+ * import { createHistoryHandler, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
+ * const history = createHistoryHandler({
+ *   authorize: (req) => editorOf(req), // your session lookup
+ *   allowlist: { pages: { title: "plain", body: "rich" } },
+ *   store: new MemoryContentStore(),
+ * });
+ * Deno.serve((req) =>
+ *   new URL(req.url).pathname === "/api/cms/history"
+ *     ? history(req)
+ *     : new Response("Not found", { status: 404 })
+ * );
+ * ```
+ */
+export function createHistoryHandler(
+  options: HistoryHandlerOptions,
+): Handler<EndpointCall> {
+  const { allowlist, canEdit, store } = options;
+  const maxLimit = options.maxLimit ?? 1000;
+  const save = createSaveHandler(options);
+
+  /** The revision `id` of `address`: 404 unknown, 400 another field's. */
+  async function revisionOf(
+    address: FieldAddress,
+    id: unknown,
+  ): Promise<Revision> {
+    if (typeof id !== "string" || id === "") {
+      throw new HttpError(Status.BadRequest, "Missing or invalid revision");
+    }
+    const rev = id.length > MAX_ID_LENGTH ? null : await store.revision(id);
+    if (!rev) throw new HttpError(NOT_FOUND, "Unknown revision");
+    const owner = `${rev.collection}:${rev.key}:${rev.field}`;
+    if (owner !== formatAddress(address)) {
+      throw new HttpError(Status.BadRequest, "Revision of another field");
+    }
+    return rev;
+  }
+
+  async function list(
+    req: Request,
+    editor: Editor,
+    call: EndpointCall | undefined,
+  ): Promise<Response> {
+    const url = new URL(req.url);
+    const text = url.searchParams.get("field");
+    const address = allowedField(allowlist, text);
+    if (canEdit && !await canEdit(req, address, editor, call?.context)) {
+      throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
+    }
+    const id = url.searchParams.get("revision");
+    if (id !== null) {
+      const rev = await revisionOf(address, id);
+      const body: RevisionBody = {
+        id: rev.id,
+        at: rev.at,
+        editor: rev.editor,
+        value: rev.value,
+      };
+      return json(Status.OK, body, { "Cache-Control": "no-store" });
+    }
+    const limit = parseLimit(url.searchParams.get("limit"), maxLimit);
+    const revs = await store.revisions(
+      address.collection,
+      address.key,
+      fieldPath(address),
+      limit,
+    );
+    const body: HistoryListing = {
+      field: text!,
+      revisions: revs.map(({ id, at, editor, bytes, published }) => ({
+        id,
+        at,
+        editor,
+        bytes,
+        ...published === undefined ? {} : { published },
+      })),
+    };
+    return json(Status.OK, body, { "Cache-Control": "no-store" });
+  }
+
+  async function restore(
+    req: Request,
+    call: EndpointCall | undefined,
+  ): Promise<Response> {
+    const input = await readJsonObject(req, MAX_BODY_BYTES);
+    const address = allowedField(allowlist, input.field);
+    if (input.version !== undefined && typeof input.version !== "string") {
+      throw new HttpError(Status.BadRequest, "Invalid version");
+    }
+    const rev = await revisionOf(address, input.revision);
+    // The normal save path, with the caller's own headers (session, origin).
+    const headers = new Headers(req.headers);
+    headers.delete("Content-Length");
+    headers.set("Content-Type", "application/json");
+    return save(
+      new Request(req.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          collection: address.collection,
+          key: address.key,
+          field: fieldPath(address),
+          value: rev.value,
+          version: input.version,
+        }),
+      }),
+      call,
+    );
+  }
+
+  return endpoint<EndpointCall>("history", async (req, _ctx, call) => {
+    const editor = await admitEditor(
+      req,
+      ["GET", "HEAD", "POST"],
+      options,
+      call,
+    );
+    if (req.method === "POST") return await restore(req, call);
+    return await list(req, editor, call);
+  });
+}
+
+/** `limit` as given (1..max), or the default; anything else is 400. */
+function parseLimit(text: string | null, max: number): number {
+  if (text === null) return Math.min(DEFAULT_LIMIT, max);
+  if (!/^[1-9]\d{0,6}$/.test(text)) {
+    throw new HttpError(Status.BadRequest, "Invalid limit");
+  }
+  return Math.min(Number(text), max);
+}
