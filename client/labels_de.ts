@@ -3,7 +3,7 @@
  * The texts are listed in the order of the English table's keys (each line
  * names its key in a comment) and paired with those keys when the chunk
  * loads, so the chunk does not ship the keys a second time;
- * `tests/labels_test.ts` checks the count and that every comment names the
+ * `tests/client/labels_test.ts` checks the count and that every comment names the
  * key at its place.
  *
  * @module

@@ -10,7 +10,7 @@
  * `server/bundle/_generated.ts` (the files as strings, served by
  * `createClientHandler`, so hosts need no build step), then prints the
  * sizes. Run it after every change under `client/` or `core/`;
- * `tests/client_handler_test.ts` fails while the module is stale.
+ * `tests/server/bundle/handler_test.ts` fails while the module is stale.
  * `deno run -A tools/build_client.ts DIR` only writes the files into `DIR`.
  *
  * @module

@@ -3,7 +3,7 @@
  * the runs that fail: the habit that keeps flaky tests out of CI.
  *
  * ```sh
- * deno task flakes --runs 20 --load 2 tests/multi_instance_test.ts tests/publish_multi_test.ts
+ * deno task flakes --runs 20 --load 2 tests/multi/instances_test.ts tests/multi/publish_test.ts
  * ```
  *
  * `--load N` starts N `yes > /dev/null` processes for the whole hunt (the
@@ -43,7 +43,7 @@ export interface HuntOptions {
  * @example
  * ```ts ignore
  * import { hunt } from "./flake_hunt.ts";
- * const [r] = await hunt(["tests/shutdown_test.ts"], { runs: 3, load: 0 });
+ * const [r] = await hunt(["tests/server/ops/shutdown_test.ts"], { runs: 3, load: 0 });
  * console.log(`${r.passed}/3`);
  * ```
  */

@@ -1,7 +1,7 @@
 /**
  * The contract of a content store: records and their values, history
  * (revisions and retention), drafts and publish. Memory, Deno KV and
- * PostgreSQL implement it; `tests/store_contract_test.ts` holds them to it.
+ * PostgreSQL implement it; `tests/server/store/contract_test.ts` holds them to it.
  *
  * @module
  */
