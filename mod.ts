@@ -112,10 +112,7 @@ export {
   type TextLimits,
 } from "./core/content.ts";
 export { readLocale } from "./core/locale.ts";
-export {
-  type LocalizedRecord,
-  readLocalized,
-} from "./server/store/localized.ts";
+export { type LocalizedRecord, readLocalized } from "./server/store/mod.ts";
 // What a host implements or receives: editors, stores, storage.
 export type {
   ContentRecord,
@@ -132,41 +129,41 @@ export type {
   Revision,
   RevisionInput,
   StoreLine,
-} from "./server/store/types.ts";
+} from "./server/store/mod.ts";
 export type {
   Authorize,
   CanEdit,
   Editor,
   EndpointCall,
-} from "./server/http/auth.ts";
+} from "./server/http/mod.ts";
 export type {
   ListableMediaStorage,
   MediaObjectInfo,
   MediaStorage,
-} from "./server/media/types.ts";
+} from "./server/media/mod.ts";
 // The endpoints.
 export {
   createSaveHandler,
   type SaveEvent,
   type SaveHandlerOptions,
-} from "./server/save/handler.ts";
+} from "./server/save/mod.ts";
 export {
   createMediaHandler,
   type MediaHandlerOptions,
-} from "./server/media/upload.ts";
-export type { ImageOptions } from "./server/image/pipeline.ts";
+} from "./server/media/mod.ts";
+export type { ImageOptions } from "./server/image/mod.ts";
 export {
   type JobOptions,
   WorkQueue,
   type WorkQueueOptions,
-} from "./server/image/queue.ts";
-export type { VariantFormat } from "./server/image/process.ts";
-export type { SharpLoader } from "./server/image/sharp.ts";
-export type { ImageInfo } from "./server/image/sniff/mod.ts";
+} from "./server/image/mod.ts";
+export type { VariantFormat } from "./server/image/mod.ts";
+export type { SharpLoader } from "./server/image/mod.ts";
+export type { ImageInfo } from "./server/image/mod.ts";
 export {
   createHistoryHandler,
   type HistoryHandlerOptions,
-} from "./server/history/handler.ts";
+} from "./server/history/mod.ts";
 export {
   createCancelScheduleHandler,
   createDiscardHandler,
@@ -174,28 +171,28 @@ export {
   createPublishHandler,
   createScheduleHandler,
   type DraftHandlerOptions,
-} from "./server/drafts/handlers.ts";
+} from "./server/drafts/mod.ts";
 export {
   createPreviewHandler,
   PREVIEW_PARAM,
   type PreviewHandlerOptions,
   PreviewSigner,
-} from "./server/drafts/preview.ts";
+} from "./server/drafts/mod.ts";
 export {
   type ClientHandler,
   type ClientHandlerOptions,
   createClientHandler,
-} from "./server/bundle/handler.ts";
+} from "./server/bundle/mod.ts";
 export {
   isCrossSite,
   type OriginOptions,
   requestUrl,
-} from "./server/http/origin.ts";
+} from "./server/http/mod.ts";
 export {
   type HtmlLimits,
   sanitizeHtml,
   type SanitizeOptions,
-} from "./server/sanitize/pool.ts";
+} from "./server/sanitize/mod.ts";
 export type { SanitizeResult, SanitizerOptions } from "./core/sanitizer.ts";
 export { contentVersion } from "./core/version.ts";
 // Custom endpoints through the same pipeline.
@@ -207,14 +204,14 @@ export {
   REQUEST_ID_HEADER,
   type RequestFacts,
   requestIdOf,
-} from "./server/http/pipeline.ts";
+} from "./server/http/mod.ts";
 // Production.
 export {
   type GracefulServer,
   serveGracefully,
   type ServeGracefullyOptions,
   type ServeHandler,
-} from "./server/ops/serve.ts";
+} from "./server/ops/mod.ts";
 export {
   contentStoreCheck,
   createLivenessHandler,
@@ -222,27 +219,27 @@ export {
   type HealthCheck,
   mediaStorageCheck,
   type ReadinessOptions,
-} from "./server/health/checks.ts";
+} from "./server/health/mod.ts";
 export {
   type Logger,
   type LogLevel,
   type LogLine,
   type LogRecord,
   setLogger,
-} from "./server/ops/log.ts";
-export { bodyBytesInFlight, setBodyBudget } from "./server/http/body.ts";
+} from "./server/ops/mod.ts";
+export { bodyBytesInFlight, setBodyBudget } from "./server/http/mod.ts";
 // Content stores (PostgreSQL: `@inplace/cms/postgres`).
 export {
   MemoryContentStore,
   type MemoryContentStoreOptions,
-} from "./server/store/memory.ts";
+} from "./server/store/mod.ts";
 export {
   KeyTooLargeError,
   KvContentStore,
   type KvContentStoreOptions,
   PublishTooLargeError,
   RecordTooLargeError,
-} from "./server/store/kv.ts";
+} from "./server/store/mod.ts";
 // Media storage (S3: `@inplace/cms/s3`).
 export {
   LocalMediaStorage,
@@ -250,19 +247,19 @@ export {
   type OpenedMedia,
   serveLocalMedia,
   type ServeLocalMediaOptions,
-} from "./server/media/local.ts";
+} from "./server/media/mod.ts";
 export {
   MemoryMediaStorage,
   type MemoryMediaStorageOptions,
   type StoredMedia,
-} from "./server/media/memory.ts";
+} from "./server/media/mod.ts";
 // Editor events: presence and live changes (PostgreSQL bus:
 // `@inplace/cms/postgres`).
 export {
   EditorEvents,
   type EditorEventsOptions,
   type EditorEventsStats,
-} from "./server/events/streams.ts";
+} from "./server/events/mod.ts";
 export {
   type BusMessage,
   type DraftsMessage,
@@ -272,15 +269,15 @@ export {
   type PublishedMessage,
   type SavedMessage,
   type ScheduleMessage,
-} from "./server/events/bus.ts";
+} from "./server/events/mod.ts";
 // Scheduled publishing and the media library.
-export { Scheduler, type SchedulerOptions } from "./server/drafts/scheduler.ts";
+export { Scheduler, type SchedulerOptions } from "./server/drafts/mod.ts";
 export type {
   Schedule,
   ScheduleFailure,
   ScheduleFiring,
   ScheduleStore,
-} from "./server/store/schedule.ts";
+} from "./server/store/mod.ts";
 export {
   collectMedia,
   type CollectMediaOptions,
@@ -289,4 +286,4 @@ export {
   type MediaLibraryHandlerOptions,
   type MediaScanOptions,
   type Upload,
-} from "./server/media/library.ts";
+} from "./server/media/mod.ts";

@@ -17,9 +17,9 @@ import {
   type PageGlobals,
 } from "../tests/helpers/client_page.ts";
 import { serve } from "../tests/helpers/serve.ts";
-import { createSaveHandler } from "../server/save/handler.ts";
-import { MemoryContentStore } from "../server/store/memory.ts";
-import { setLogger } from "../server/ops/log.ts";
+import { createSaveHandler } from "../server/save/mod.ts";
+import { MemoryContentStore } from "../server/store/mod.ts";
+import { setLogger } from "../server/ops/mod.ts";
 
 /** Medians in milliseconds and their ratios. */
 export interface SaveResult {

@@ -20,8 +20,7 @@
  *
  * @module
  */
-import { createClientHandler } from "../server/bundle/handler.ts";
-import { CLIENT_FILES } from "../server/bundle/_generated.ts";
+import { CLIENT_FILES, createClientHandler } from "../server/bundle/mod.ts";
 import { launch, type Page } from "../tests/helpers/browser.ts";
 import {
   marker,

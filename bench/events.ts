@@ -28,8 +28,8 @@ import { spawnInstances } from "../tests/helpers/instances.ts";
 import { startPostgres } from "../tests/helpers/postgres.ts";
 import { openEvents, type SseStream } from "../tests/helpers/sse.ts";
 import { collectGarbage } from "./upload_memory.ts";
-import { EditorEvents } from "../server/events/streams.ts";
-import { MemoryContentStore } from "../server/store/memory.ts";
+import { EditorEvents } from "../server/events/mod.ts";
+import { MemoryContentStore } from "../server/store/mod.ts";
 
 const EDITORS = 200;
 const INSTANCES = 3;

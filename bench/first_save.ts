@@ -12,9 +12,9 @@
  *
  * @module
  */
-import { createSaveHandler } from "../server/save/handler.ts";
-import { MemoryContentStore } from "../server/store/memory.ts";
-import { setLogger } from "../server/ops/log.ts";
+import { createSaveHandler } from "../server/save/mod.ts";
+import { MemoryContentStore } from "../server/store/mod.ts";
+import { setLogger } from "../server/ops/mod.ts";
 
 /** What the runs measured. */
 export interface FirstSaveResult {

@@ -12,10 +12,9 @@
  *
  * @module
  */
-import { createHistoryHandler } from "../server/history/handler.ts";
-import { createSaveHandler } from "../server/save/handler.ts";
-import { MemoryContentStore } from "../server/store/memory.ts";
-import type { HistoryStore } from "../server/store/types.ts";
+import { createHistoryHandler } from "../server/history/mod.ts";
+import { createSaveHandler } from "../server/save/mod.ts";
+import { type HistoryStore, MemoryContentStore } from "../server/store/mod.ts";
 import { onKvAndPostgres } from "./stores.ts";
 
 /** One store's numbers, in ms. */

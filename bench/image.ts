@@ -16,10 +16,12 @@
  * @module
  */
 import sharp from "sharp";
-import { IMAGE_DEFAULTS, ImagePipeline } from "../server/image/pipeline.ts";
-import { storeImage } from "../server/media/variants.ts";
-import { MemoryMediaStorage } from "../server/media/memory.ts";
-import { sniffImage } from "../server/image/sniff/mod.ts";
+import {
+  IMAGE_DEFAULTS,
+  ImagePipeline,
+  sniffImage,
+} from "../server/image/mod.ts";
+import { MemoryMediaStorage, storeImage } from "../server/media/mod.ts";
 
 const MiB = 1024 * 1024;
 const ROUNDS = 3;

@@ -15,8 +15,11 @@
  * @module
  */
 import { defineContent, list } from "../core/content.ts";
-import { readLocalized } from "../server/store/localized.ts";
-import type { ContentRecord, ContentStore } from "../server/store/types.ts";
+import {
+  type ContentRecord,
+  type ContentStore,
+  readLocalized,
+} from "../server/store/mod.ts";
 import { onKvAndPostgres } from "./stores.ts";
 
 /** One store's numbers, in ms per read. */

@@ -11,11 +11,13 @@
  * @module
  */
 import postgres from "postgres";
-import { collectMedia } from "../server/media/library.ts";
-import { LocalMediaStorage } from "../server/media/local.ts";
-import { KvContentStore } from "../server/store/kv.ts";
-import { PostgresContentStore } from "../server/store/postgres.ts";
-import type { HistoryStore, StoreLine } from "../server/store/types.ts";
+import { collectMedia, LocalMediaStorage } from "../server/media/mod.ts";
+import {
+  type HistoryStore,
+  KvContentStore,
+  PostgresContentStore,
+  type StoreLine,
+} from "../server/store/mod.ts";
 import { startPostgres } from "../tests/helpers/postgres.ts";
 
 const N = 10_000;

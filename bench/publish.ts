@@ -8,10 +8,9 @@
  *
  * @module
  */
-import { createPublishHandler } from "../server/drafts/handlers.ts";
-import { createSaveHandler } from "../server/save/handler.ts";
-import { MemoryContentStore } from "../server/store/memory.ts";
-import type { DraftStore } from "../server/store/types.ts";
+import { createPublishHandler } from "../server/drafts/mod.ts";
+import { createSaveHandler } from "../server/save/mod.ts";
+import { type DraftStore, MemoryContentStore } from "../server/store/mod.ts";
 import { onKv } from "./stores.ts";
 
 /** One store's numbers, in ms. */

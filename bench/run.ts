@@ -27,7 +27,7 @@ import { run as sanitizeRatio } from "./sanitize_ratio.ts";
 import { run as firstSave } from "./first_save.ts";
 import { run as sanitizeAdversarial } from "./sanitize_adversarial.ts";
 import { run as eventsBench } from "./events.ts";
-import { setLogger } from "../server/ops/log.ts";
+import { setLogger } from "../server/ops/mod.ts";
 
 // The report is the output: the in-process handlers' request log lines are
 // not (the telemetry bench's children keep theirs, on both sides alike).

@@ -12,8 +12,11 @@
  *
  * @module
  */
-import { createDomSanitizer } from "../server/sanitize/dom.ts";
-import { HTML_LIMITS, scanLimits } from "../server/sanitize/limits.ts";
+import {
+  createDomSanitizer,
+  HTML_LIMITS,
+  scanLimits,
+} from "../server/sanitize/mod.ts";
 
 /** One measured point. */
 export interface AdversarialRow {

@@ -13,8 +13,7 @@
 
 import { JSDOM } from "jsdom";
 import createDOMPurify, { type WindowLike } from "dompurify";
-import { sanitizeHtml } from "../server/sanitize/pool.ts";
-import { createDomSanitizer } from "../server/sanitize/dom.ts";
+import { createDomSanitizer, sanitizeHtml } from "../server/sanitize/mod.ts";
 import { createSanitizer } from "../core/sanitizer.ts";
 import { richHtml } from "./sanitize_ratio.ts";
 

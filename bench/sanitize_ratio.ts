@@ -11,7 +11,7 @@
  */
 import { JSDOM } from "jsdom";
 import createDOMPurify, { type WindowLike } from "dompurify";
-import { createDomSanitizer } from "../server/sanitize/dom.ts";
+import { createDomSanitizer } from "../server/sanitize/mod.ts";
 
 /** Deterministic rich HTML of about `bytes` length, with some junk to strip. */
 export function richHtml(bytes: number): string {

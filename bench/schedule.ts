@@ -11,15 +11,14 @@
  *
  * @module
  */
-import { createPublishHandler } from "../server/drafts/handlers.ts";
-import { Scheduler } from "../server/drafts/scheduler.ts";
-import { KvContentStore } from "../server/store/kv.ts";
-import { MemoryContentStore } from "../server/store/memory.ts";
-import type {
-  ScheduleFiring,
-  ScheduleStore,
-} from "../server/store/schedule.ts";
-import { setLogger } from "../server/ops/log.ts";
+import { createPublishHandler, Scheduler } from "../server/drafts/mod.ts";
+import {
+  KvContentStore,
+  MemoryContentStore,
+  type ScheduleFiring,
+  type ScheduleStore,
+} from "../server/store/mod.ts";
+import { setLogger } from "../server/ops/mod.ts";
 
 const ROUNDS = 20;
 const AHEAD_MS = 300;

@@ -13,8 +13,8 @@
  *
  * @module
  */
-import { createSaveHandler } from "../server/save/handler.ts";
-import { MemoryContentStore } from "../server/store/memory.ts";
+import { createSaveHandler } from "../server/save/mod.ts";
+import { MemoryContentStore } from "../server/store/mod.ts";
 
 const save = createSaveHandler({
   authorize: () => ({ name: "Bench" }),

@@ -6,8 +6,7 @@
  * @module
  */
 import postgres from "postgres";
-import { KvContentStore } from "../server/store/kv.ts";
-import { PostgresContentStore } from "../server/store/postgres.ts";
+import { KvContentStore, PostgresContentStore } from "../server/store/mod.ts";
 import { startPostgres } from "../tests/helpers/postgres.ts";
 
 /** A measure of one store, named for the report. */

@@ -24,11 +24,13 @@
  *
  * @module
  */
-import { setLogger } from "../server/ops/log.ts";
-import { createSaveHandler } from "../server/save/handler.ts";
-import { MemoryContentStore } from "../server/store/memory.ts";
-import { KvContentStore } from "../server/store/kv.ts";
-import type { ContentStore } from "../server/store/types.ts";
+import { setLogger } from "../server/ops/mod.ts";
+import { createSaveHandler } from "../server/save/mod.ts";
+import {
+  type ContentStore,
+  KvContentStore,
+  MemoryContentStore,
+} from "../server/store/mod.ts";
 import { defineContent } from "../core/content.ts";
 
 /** One store's numbers. */

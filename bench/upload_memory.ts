@@ -19,8 +19,7 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 import sharp from "sharp";
-import { createMediaHandler } from "../server/media/upload.ts";
-import type { MediaStorage } from "../server/media/types.ts";
+import { createMediaHandler, type MediaStorage } from "../server/media/mod.ts";
 
 const MiB = 1024 * 1024;
 const CAP = 10 * MiB;

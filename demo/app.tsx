@@ -4,34 +4,39 @@
  *
  * @module
  */
-import { readBody } from "../server/http/body.ts";
-import { errorResponse, HttpError, text } from "../server/http/pipeline.ts";
-import { log } from "../server/ops/log.ts";
-import { createMediaHandler } from "../server/media/upload.ts";
-import { createMediaLibraryHandler } from "../server/media/library.ts";
-import { isCrossSite, requestUrl } from "../server/http/origin.ts";
-import { createSaveHandler } from "../server/save/handler.ts";
-import { createHistoryHandler } from "../server/history/handler.ts";
-import { EditorEvents } from "../server/events/streams.ts";
-import type { EventBus } from "../server/events/bus.ts";
+import {
+  type Authorize,
+  type Editor,
+  type EndpointCall,
+  errorResponse,
+  type Handler,
+  HttpError,
+  isCrossSite,
+  readBody,
+  requestUrl,
+  text,
+} from "../server/http/mod.ts";
+import { log } from "../server/ops/mod.ts";
+import {
+  createMediaHandler,
+  createMediaLibraryHandler,
+  type ListableMediaStorage,
+} from "../server/media/mod.ts";
+import { createSaveHandler, draftStore } from "../server/save/mod.ts";
+import { createHistoryHandler } from "../server/history/mod.ts";
+import { EditorEvents, type EventBus } from "../server/events/mod.ts";
 import {
   createCancelScheduleHandler,
   createDiscardHandler,
   createDraftsHandler,
+  createPreviewHandler,
   createPublishHandler,
   createScheduleHandler,
-} from "../server/drafts/handlers.ts";
-import {
-  createPreviewHandler,
   PREVIEW_PARAM,
   type PreviewSigner,
-} from "../server/drafts/preview.ts";
-import { draftStore } from "../server/save/handler.ts";
-import type { Scheduler } from "../server/drafts/scheduler.ts";
-import type { HistoryStore, PublishMode } from "../server/store/types.ts";
-import type { Authorize, Editor, EndpointCall } from "../server/http/auth.ts";
-import type { ListableMediaStorage } from "../server/media/types.ts";
-import type { Handler } from "../server/http/pipeline.ts";
+  type Scheduler,
+} from "../server/drafts/mod.ts";
+import type { HistoryStore, PublishMode } from "../server/store/mod.ts";
 import { demoContent, HERO_PLACEHOLDER, loadHome } from "./content.ts";
 import {
   clientAddress,

@@ -16,7 +16,7 @@ import type {
   ContentRecord,
   ContentStore,
   DraftStore,
-} from "../server/store/types.ts";
+} from "../server/store/mod.ts";
 
 /**
  * Writable fields, declared once: the save endpoint rejects everything else

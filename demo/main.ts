@@ -47,35 +47,39 @@
  * @module
  */
 import { buildClient } from "../tools/build_client.ts";
-import { LocalMediaStorage, serveLocalMedia } from "../server/media/local.ts";
 import {
+  type ListableMediaStorage,
+  LocalMediaStorage,
   S3MediaStorage,
   type S3MediaStorageOptions,
-} from "../server/media/s3.ts";
-import { KvContentStore } from "../server/store/kv.ts";
-import { Scheduler } from "../server/drafts/scheduler.ts";
-import { isScheduleStore } from "../server/store/schedule.ts";
-import { PostgresContentStore } from "../server/store/postgres.ts";
+  serveLocalMedia,
+} from "../server/media/mod.ts";
+import {
+  type HistoryStore,
+  isScheduleStore,
+  KvContentStore,
+  PostgresContentStore,
+  type PublishMode,
+} from "../server/store/mod.ts";
+import { PreviewSigner, Scheduler } from "../server/drafts/mod.ts";
 import { PostgresSessionKv } from "./pg_sessions.ts";
 import postgres from "postgres";
-import type { HistoryStore } from "../server/store/types.ts";
-import type { ListableMediaStorage } from "../server/media/types.ts";
 import { createDemoApp } from "./app.tsx";
 import type { ClientAddressOptions } from "./security.ts";
-import { requestUrl } from "../server/http/origin.ts";
-import { PreviewSigner } from "../server/drafts/preview.ts";
-import type { PublishMode } from "../server/store/types.ts";
+import { requestUrl } from "../server/http/mod.ts";
 import {
   contentStoreCheck,
   createLivenessHandler,
   createReadinessHandler,
   mediaStorageCheck,
-} from "../server/health/checks.ts";
-import { setLogger } from "../server/ops/log.ts";
-import { serveGracefully } from "../server/ops/serve.ts";
-import { type EventBus, MemoryEventBus } from "../server/events/bus.ts";
-import type { EditorEvents } from "../server/events/streams.ts";
-import { PostgresEventBus } from "../server/events/bus_postgres.ts";
+} from "../server/health/mod.ts";
+import { serveGracefully, setLogger } from "../server/ops/mod.ts";
+import {
+  type EditorEvents,
+  type EventBus,
+  MemoryEventBus,
+  PostgresEventBus,
+} from "../server/events/mod.ts";
 import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
 

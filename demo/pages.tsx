@@ -13,7 +13,7 @@ import {
   scriptJson,
 } from "../fresh/components.tsx";
 import { contentVersion } from "../core/version.ts";
-import type { Editor } from "../server/http/auth.ts";
+import type { Editor } from "../server/http/mod.ts";
 import { ALLOWLIST, HERO_PLACEHOLDER, type HomePage } from "./content.ts";
 import { EDIT_STYLES, STYLES } from "./styles.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { timingSafeEqual } from "node:crypto";
-import type { Editor } from "../server/http/auth.ts";
+import type { Editor } from "../server/http/mod.ts";
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = "cms_demo_session";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Editor } from "../server/http/auth.ts";
+import type { Editor } from "../server/http/mod.ts";
 
 /**
  * The shape of a Fresh 2 `Context` as far as this package needs it:

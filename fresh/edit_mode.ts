@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Editor } from "../server/http/auth.ts";
+import type { Editor } from "../server/http/mod.ts";
 import type { FreshAuthorize, FreshContextLike } from "./context.ts";
 
 /** What {@linkcode cmsEditMode} puts in `ctx.state.cms`. */

@@ -25,14 +25,14 @@ export * from "./components.tsx";
 export type * from "../server/http/auth.ts";
 export type * from "../server/store/types.ts";
 export type * from "../server/media/types.ts";
-export type { SaveEvent, SaveHandlerOptions } from "../server/save/handler.ts";
-export type { MediaHandlerOptions } from "../server/media/upload.ts";
-export type { OriginOptions } from "../server/http/origin.ts";
-export type { ImageOptions } from "../server/image/pipeline.ts";
-export type { ImageInfo } from "../server/image/sniff/mod.ts";
+export type { SaveEvent, SaveHandlerOptions } from "../server/save/mod.ts";
+export type { MediaHandlerOptions } from "../server/media/mod.ts";
+export type { OriginOptions } from "../server/http/mod.ts";
+export type { ImageOptions } from "../server/image/mod.ts";
+export type { ImageInfo } from "../server/image/mod.ts";
 export type { FieldAddress } from "../core/address.ts";
 export type { Content, FieldAddressOf } from "../core/content.ts";
 export type {
   ClientHandler,
   ClientHandlerOptions,
-} from "../server/bundle/handler.ts";
+} from "../server/bundle/mod.ts";

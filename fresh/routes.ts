@@ -20,34 +20,36 @@ import type { FieldAddress } from "../core/address.ts";
 import {
   createSaveHandler,
   type SaveHandlerOptions,
-} from "../server/save/handler.ts";
+} from "../server/save/mod.ts";
 import {
   createHistoryHandler,
   type HistoryHandlerOptions,
-} from "../server/history/handler.ts";
+} from "../server/history/mod.ts";
 import {
   createMediaHandler,
   type MediaHandlerOptions,
-} from "../server/media/upload.ts";
+} from "../server/media/mod.ts";
 import {
   createCancelScheduleHandler,
   createDiscardHandler,
   createDraftsHandler,
+  createPreviewHandler,
   createPublishHandler,
   createScheduleHandler,
   type DraftHandlerOptions,
-} from "../server/drafts/handlers.ts";
-import {
-  createPreviewHandler,
   type PreviewHandlerOptions,
-} from "../server/drafts/preview.ts";
+} from "../server/drafts/mod.ts";
 import {
   type ClientHandler,
   type ClientHandlerOptions,
   createClientHandler,
-} from "../server/bundle/handler.ts";
-import type { Handler } from "../server/http/pipeline.ts";
-import type { Authorize, Editor, EndpointCall } from "../server/http/auth.ts";
+} from "../server/bundle/mod.ts";
+import type {
+  Authorize,
+  Editor,
+  EndpointCall,
+  Handler,
+} from "../server/http/mod.ts";
 import type {
   FreshAuthorize,
   FreshContextLike,

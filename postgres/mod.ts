@@ -22,5 +22,5 @@ export {
   PostgresContentStore,
   type PostgresContentStoreOptions,
   UnstorableTextError,
-} from "../server/store/postgres.ts";
-export { PostgresEventBus } from "../server/events/bus_postgres.ts";
+} from "../server/store/mod.ts";
+export { PostgresEventBus } from "../server/events/mod.ts";

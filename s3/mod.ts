@@ -23,4 +23,4 @@
 export {
   S3MediaStorage,
   type S3MediaStorageOptions,
-} from "../server/media/s3.ts";
+} from "../server/media/mod.ts";

@@ -12,9 +12,11 @@
  *
  * @module
  */
-import { KvContentStore } from "../server/store/kv.ts";
-import { PostgresContentStore } from "../server/store/postgres.ts";
-import type { HistoryStore } from "../server/store/types.ts";
+import {
+  type HistoryStore,
+  KvContentStore,
+  PostgresContentStore,
+} from "../server/store/mod.ts";
 
 /** An open store and how to close it. */
 export interface OpenStore {

@@ -12,8 +12,7 @@
  *
  * @module
  */
-import type { StoreLine } from "../server/store/types.ts";
-import { checkDraft } from "../server/store/draft.ts";
+import { checkDraft, type StoreLine } from "../server/store/mod.ts";
 import { openStoreFromEnv } from "./export.ts";
 
 /**

@@ -18,10 +18,13 @@
  * @module
  */
 import { s3FromEnv } from "../demo/main.ts";
-import { collectMedia, type MediaGcReport } from "../server/media/library.ts";
-import { LocalMediaStorage } from "../server/media/local.ts";
-import { S3MediaStorage } from "../server/media/s3.ts";
-import type { ListableMediaStorage } from "../server/media/types.ts";
+import {
+  collectMedia,
+  type ListableMediaStorage,
+  LocalMediaStorage,
+  type MediaGcReport,
+  S3MediaStorage,
+} from "../server/media/mod.ts";
 import { openStoreFromEnv } from "./export.ts";
 
 /** Parsed command-line flags. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { text } from "../http/pipeline.ts";
+import { text } from "../http/mod.ts";
 
 /** Options of {@linkcode createClientHandler}. */
 export interface ClientHandlerOptions {

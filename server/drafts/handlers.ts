@@ -24,14 +24,27 @@ import {
 } from "../../core/wire.ts";
 import { localesOf } from "../../core/content.ts";
 import { localeOfAddress } from "../../core/locale.ts";
-import { readBody } from "../http/body.ts";
-import { endpoint, type Handler, HttpError, json } from "../http/pipeline.ts";
-import { admitEditor, allowedField, parseJsonObject } from "../http/request.ts";
-import { draftStore, type SaveHandlerOptions } from "../save/handler.ts";
+import {
+  admitEditor,
+  allowedField,
+  type Editor,
+  endpoint,
+  type EndpointCall,
+  type Handler,
+  HttpError,
+  json,
+  parseJsonObject,
+  readBody,
+} from "../http/mod.ts";
+import { draftStore, type SaveHandlerOptions } from "../save/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
-import { isScheduleStore, type Schedule } from "../store/schedule.ts";
-import type { Draft, DraftRef, DraftStore } from "../store/types.ts";
-import type { Editor, EndpointCall } from "../http/auth.ts";
+import {
+  type Draft,
+  type DraftRef,
+  type DraftStore,
+  isScheduleStore,
+  type Schedule,
+} from "../store/mod.ts";
 
 /** Options of the draft endpoints: the save endpoint's, with a draft store. */
 export type DraftHandlerOptions =

@@ -13,10 +13,18 @@
  * @module
  */
 import { type PreviewAnswer, Status } from "../../core/wire.ts";
-import { endpoint, type Handler, HttpError, json } from "../http/pipeline.ts";
-import { type OriginOptions, requestUrl } from "../http/origin.ts";
-import { admitEditor, readJsonObject } from "../http/request.ts";
-import type { Authorize, EndpointCall } from "../http/auth.ts";
+import {
+  admitEditor,
+  type Authorize,
+  endpoint,
+  type EndpointCall,
+  type Handler,
+  HttpError,
+  json,
+  type OriginOptions,
+  readJsonObject,
+  requestUrl,
+} from "../http/mod.ts";
 
 /** The query parameter that carries the token. */
 export const PREVIEW_PARAM = "preview";

@@ -8,15 +8,15 @@
  *
  * @module
  */
-import { errorFacts, log } from "../ops/log.ts";
+import { errorFacts, log } from "../ops/mod.ts";
 import {
+  type Draft,
   isDue,
   type Schedule,
   type ScheduleFiring,
   type ScheduleStore,
-} from "../store/schedule.ts";
-import type { Draft } from "../store/types.ts";
-import type { Editor } from "../http/auth.ts";
+} from "../store/mod.ts";
+import type { Editor } from "../http/mod.ts";
 
 /** Options of {@linkcode Scheduler}. */
 export interface SchedulerOptions {

@@ -26,7 +26,21 @@
  * @module
  */
 import { formatAddress, parseAddress } from "../../core/address.ts";
-import { resolveField } from "../http/allowlist.ts";
+import {
+  admitEditor,
+  allowedField,
+  type Allowlist,
+  type Authorize,
+  type CanEdit,
+  type Editor,
+  endpoint,
+  type EndpointCall,
+  type Handler,
+  HttpError,
+  type OriginOptions,
+  readJsonObject,
+  resolveField,
+} from "../http/mod.ts";
 import {
   type PresenceBody,
   type PresenceEntry,
@@ -40,26 +54,16 @@ import {
   MemoryEventBus,
   type PresenceMessage,
 } from "./bus.ts";
-import { endpoint, type Handler, HttpError } from "../http/pipeline.ts";
-import type { OriginOptions } from "../http/origin.ts";
-import { admitEditor, allowedField, readJsonObject } from "../http/request.ts";
-import type { SaveEvent } from "../save/handler.ts";
-import { onDrain } from "../ops/serve.ts";
-import type { ScheduleFiring } from "../store/schedule.ts";
+import type { SaveEvent } from "../save/mod.ts";
+import { onDrain } from "../ops/mod.ts";
 import type {
   ContentStore,
   ContentValue,
   Draft,
   DraftStore,
   PublishMode,
-} from "../store/types.ts";
-import type {
-  Allowlist,
-  Authorize,
-  CanEdit,
-  Editor,
-  EndpointCall,
-} from "../http/auth.ts";
+  ScheduleFiring,
+} from "../store/mod.ts";
 import { contentVersion } from "../../core/version.ts";
 
 /** Options of {@linkcode EditorEvents}. */

@@ -34,8 +34,8 @@
  *
  * @module
  */
-import type { ContentStore } from "../store/types.ts";
-import type { MediaStorage } from "../media/types.ts";
+import type { ContentStore } from "../store/mod.ts";
+import type { MediaStorage } from "../media/mod.ts";
 
 /** A readiness check: resolves when healthy, rejects (or hangs) when not. */
 export type HealthCheck = () => Promise<unknown>;

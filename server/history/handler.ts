@@ -14,11 +14,19 @@ import {
   type RevisionBody,
   Status,
 } from "../../core/wire.ts";
-import { endpoint, type Handler, HttpError, json } from "../http/pipeline.ts";
-import { admitEditor, allowedField, readJsonObject } from "../http/request.ts";
-import { createSaveHandler, type SaveHandlerOptions } from "../save/handler.ts";
-import type { HistoryStore, Revision } from "../store/types.ts";
-import type { Editor, EndpointCall } from "../http/auth.ts";
+import {
+  admitEditor,
+  allowedField,
+  type Editor,
+  endpoint,
+  type EndpointCall,
+  type Handler,
+  HttpError,
+  json,
+  readJsonObject,
+} from "../http/mod.ts";
+import { createSaveHandler, type SaveHandlerOptions } from "../save/mod.ts";
+import type { HistoryStore, Revision } from "../store/mod.ts";
 
 /** Options of {@linkcode createHistoryHandler}: the save endpoint's. */
 export type HistoryHandlerOptions = Omit<SaveHandlerOptions, "store"> & {

@@ -13,7 +13,7 @@
  * @module
  */
 import { afterRequest, annotateRequest, HttpError } from "./pipeline.ts";
-import { isDraining } from "../ops/serve.ts";
+import { isDraining } from "../ops/mod.ts";
 
 /** First buffer of a body without a length; past it, one buffer of the limit. */
 const FIRST_BUFFER = 256 * 1024;

@@ -10,8 +10,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type Attributes, SpanStatusCode } from "@opentelemetry/api";
 import { ERROR_CONTENT_TYPE, Status } from "../../core/wire.ts";
-import { errorFacts, log } from "../ops/log.ts";
-import { recordEndpoint, saveOutcome, traced } from "../ops/telemetry.ts";
+import {
+  errorFacts,
+  log,
+  recordEndpoint,
+  saveOutcome,
+  traced,
+} from "../ops/mod.ts";
 
 /**
  * An answer other than success: a status, a short plain-text reason, and

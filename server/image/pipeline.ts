@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { HttpError } from "../http/pipeline.ts";
+import { HttpError } from "../http/mod.ts";
 import { imageEnd, type ImageInfo } from "./sniff/mod.ts";
 import {
   checkBudget,

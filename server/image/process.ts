@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { HttpError } from "../http/pipeline.ts";
+import { HttpError } from "../http/mod.ts";
 import { avifMetadataRanges, type ImageInfo } from "./sniff/mod.ts";
 import type { Sharp } from "./sharp.ts";
 

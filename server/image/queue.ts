@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { HttpError } from "../http/pipeline.ts";
+import { HttpError } from "../http/mod.ts";
 
 /** Options of {@linkcode WorkQueue}. */
 export interface WorkQueueOptions {

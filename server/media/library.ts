@@ -20,12 +20,18 @@ import {
   type MediaLibraryPage,
   Status,
 } from "../../core/wire.ts";
-import { endpoint, type Handler, HttpError, json } from "../http/pipeline.ts";
+import {
+  admitEditor,
+  type Authorize,
+  endpoint,
+  type EndpointCall,
+  type Handler,
+  HttpError,
+  json,
+  type OriginOptions,
+} from "../http/mod.ts";
 import { variantKey } from "./variants.ts";
-import type { OriginOptions } from "../http/origin.ts";
-import { admitEditor } from "../http/request.ts";
-import type { ContentStore, HistoryStore } from "../store/types.ts";
-import type { Authorize, EndpointCall } from "../http/auth.ts";
+import type { ContentStore, HistoryStore } from "../store/mod.ts";
 import type { ListableMediaStorage, MediaObjectInfo } from "./types.ts";
 
 /** One upload, as {@linkcode listUploads} finds it. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { text } from "../http/pipeline.ts";
+import { text } from "../http/mod.ts";
 import type { MediaObjectInfo, MediaStorage } from "./types.ts";
 
 /** Options of {@linkcode LocalMediaStorage}. */

@@ -5,17 +5,27 @@
  * @module
  */
 import { type MediaAnswer, Status } from "../../core/wire.ts";
-import { readBody } from "../http/body.ts";
-import { endpoint, type Handler, HttpError, json } from "../http/pipeline.ts";
-import type { OriginOptions } from "../http/origin.ts";
-import { admitEditor } from "../http/request.ts";
-import { type ImageOptions, ImagePipeline } from "../image/pipeline.ts";
+import {
+  admitEditor,
+  type Authorize,
+  endpoint,
+  type EndpointCall,
+  type Handler,
+  HttpError,
+  json,
+  type OriginOptions,
+  readBody,
+} from "../http/mod.ts";
+import {
+  type ImageInfo,
+  type ImageOptions,
+  ImagePipeline,
+  sniffImage,
+} from "../image/mod.ts";
 import { storeImage } from "./variants.ts";
-import { type ImageInfo, sniffImage } from "../image/sniff/mod.ts";
-import type { ContentStore } from "../store/types.ts";
-import type { Authorize, EndpointCall } from "../http/auth.ts";
+import type { ContentStore } from "../store/mod.ts";
 import type { MediaStorage } from "./types.ts";
-import { errorFacts, log } from "../ops/log.ts";
+import { errorFacts, log } from "../ops/mod.ts";
 import { cleanFileName, recordUpload } from "./library.ts";
 
 /** The 200 answer of the media endpoint (declared in `core/wire.ts`). */

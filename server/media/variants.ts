@@ -5,7 +5,7 @@
  */
 import type { MediaAnswer } from "../../core/wire.ts";
 import type { MediaStorage } from "./types.ts";
-import type { PreparedImage } from "../image/process.ts";
+import type { PreparedImage } from "../image/mod.ts";
 
 /**
  * The key of a variant: the original's key without its extension, then

@@ -1,6 +1,6 @@
 /**
  * The server's sanitize pipeline, run inside the sanitizer worker
- * (`server/sanitize/worker.ts`): limits first, then one parse, then the
+ * (`server/sanitize/_worker.ts`): limits first, then one parse, then the
  * shared policy from `core/sanitizer.ts` by DOMPurify on jsdom.
  *
  * 1. **Limits before any parser.** One linear scan of the string

@@ -25,7 +25,7 @@
  * @module
  */
 
-import { HttpError } from "../http/pipeline.ts";
+import { HttpError } from "../http/mod.ts";
 
 /** Limits on the shape of rich HTML; past one, the save is refused. */
 export interface HtmlLimits {

@@ -3,7 +3,7 @@
  * `core/sanitizer.ts`, run by DOMPurify on jsdom, off the main thread.
  *
  * Values go to a small pool of persistent workers
- * (`server/sanitize/worker.ts`, started on the first call; they do not keep
+ * (`server/sanitize/_worker.ts`, started on the first call; they do not keep
  * the process alive). Each worker parses a value once, enforces the
  * {@linkcode HtmlLimits} while it parses, and sanitizes in time linear in
  * the value's size. A value still running at the deadline is answered
@@ -22,11 +22,11 @@
  */
 
 import { Worker } from "node:worker_threads";
-import { HttpError } from "../http/pipeline.ts";
-import { traceSanitize } from "../ops/telemetry.ts";
+import { HttpError } from "../http/mod.ts";
+import { traceSanitize } from "../ops/mod.ts";
 import type { SanitizeResult, SanitizerOptions } from "../../core/sanitizer.ts";
 import { HTML_LIMITS, type HtmlLimits } from "./dom.ts";
-import type { WorkerAnswer, WorkerRequest } from "./worker.ts";
+import type { WorkerAnswer, WorkerRequest } from "./_worker.ts";
 
 export { HTML_LIMITS, type HtmlLimits };
 export type { SanitizeResult, SanitizerOptions };
@@ -69,7 +69,7 @@ const queue: Job[] = [];
 let nextId = 1;
 
 function spawn(): Slot {
-  const worker = new Worker(new URL("./worker.ts", import.meta.url));
+  const worker = new Worker(new URL("./_worker.ts", import.meta.url));
   const slot: Slot = { worker, ready: false };
   worker.on("message", (answer: WorkerAnswer) => {
     if ("ready" in answer) {

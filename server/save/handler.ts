@@ -11,6 +11,7 @@ import {
   formatAddress,
 } from "../../core/address.ts";
 import {
+  type FieldSpec,
   fieldSpec,
   fitsLimit,
   isImageValue,
@@ -24,21 +25,29 @@ import {
   Status,
   VERSION_HEADER,
 } from "../../core/wire.ts";
-import type { FieldSpec } from "../../core/content.ts";
 import { fallbackNames } from "../../core/locale.ts";
-import { type ResolvedField, resolveField } from "../http/allowlist.ts";
-import { endpoint, type Handler, HttpError, json } from "../http/pipeline.ts";
-import type { OriginOptions } from "../http/origin.ts";
 import {
   admitEditor,
+  type Allowlist,
+  type Authorize,
+  type CanEdit,
+  type Editor,
+  endpoint,
+  type EndpointCall,
+  type Handler,
+  HttpError,
+  json,
+  type OriginOptions,
   readJsonObject,
+  type ResolvedField,
+  resolveField,
   warmRequestPath,
-} from "../http/request.ts";
+} from "../http/mod.ts";
 import {
   type SanitizeOptions,
   sanitizeRich,
   warmSanitizer,
-} from "../sanitize/pool.ts";
+} from "../sanitize/mod.ts";
 import type {
   ContentRecord,
   ContentStore,
@@ -46,15 +55,8 @@ import type {
   DraftStore,
   PublishMode,
   RevisionInput,
-} from "../store/types.ts";
-import type {
-  Allowlist,
-  Authorize,
-  CanEdit,
-  Editor,
-  EndpointCall,
-} from "../http/auth.ts";
-import type { MediaStorage } from "../media/types.ts";
+} from "../store/mod.ts";
+import type { MediaStorage } from "../media/mod.ts";
 import { contentVersion } from "../../core/version.ts";
 
 /** What {@linkcode SaveHandlerOptions.onSave} gets after a write. */

@@ -13,7 +13,7 @@ import type {
   Revision,
 } from "./types.ts";
 import { contentVersion } from "../../core/version.ts";
-import { fieldValue, newRevisions } from "./revision.ts";
+import { fieldValue, newRevisions } from "./_revision.ts";
 
 /** One record's drafts as stored: field (`name` or `name.N`) → draft. */
 export type RecordDrafts = Record<string, StoredDraft>;

@@ -21,7 +21,7 @@ import {
   checkRevision,
   expired,
   newRevisions,
-} from "./revision.ts";
+} from "./_revision.ts";
 import {
   byRecord,
   checkDraft,

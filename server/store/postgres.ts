@@ -22,8 +22,8 @@ import {
   checkRevision,
   expired,
   newRevisions,
-} from "./revision.ts";
-import { backoff, RecordQueue } from "./queue.ts";
+} from "./_revision.ts";
+import { backoff, RecordQueue } from "./_queue.ts";
 import {
   byRecord,
   checkDraft,

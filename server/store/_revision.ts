@@ -19,7 +19,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  *
  * @example
  * ```ts
- * import { fieldValue } from "./revision.ts";
+ * import { fieldValue } from "./_revision.ts";
  * fieldValue({ features: ["a", "b"] }, "features.1"); // "b"
  * ```
  */
@@ -43,7 +43,7 @@ export function fieldValue(
  *
  * @example
  * ```ts
- * import { valueBytes } from "./revision.ts";
+ * import { valueBytes } from "./_revision.ts";
  * valueBytes("é"); // 2
  * ```
  */
@@ -59,7 +59,7 @@ export function valueBytes(value: ContentValue): number {
  *
  * @example
  * ```ts
- * import { newRevisions } from "./revision.ts";
+ * import { newRevisions } from "./_revision.ts";
  * const revs = newRevisions(
  *   "pages", "home", { field: "title", editor: "Ada" },
  *   { title: "Old" }, { title: "New" }, false,
@@ -120,7 +120,7 @@ function make(
  *
  * @example
  * ```ts
- * import { checkRetention } from "./revision.ts";
+ * import { checkRetention } from "./_revision.ts";
  * checkRetention({ keep: 50, days: 90 }); // ok
  * ```
  */
@@ -142,7 +142,7 @@ export function checkRetention(retention: Retention | undefined): void {
  *
  * @example
  * ```ts
- * import { expired } from "./revision.ts";
+ * import { expired } from "./_revision.ts";
  * const at = new Date().toISOString();
  * expired(2, at, { keep: 2 }); // true
  * expired(0, "2000-01-01T00:00:00Z", { days: 1 }); // false: the newest
@@ -166,7 +166,7 @@ export function expired(
  *
  * @example
  * ```ts
- * import { checkRevision } from "./revision.ts";
+ * import { checkRevision } from "./_revision.ts";
  * checkRevision({
  *   id: "1", collection: "pages", key: "home", field: "title",
  *   at: new Date().toISOString(), editor: "Ada", value: "Hi", bytes: 2,

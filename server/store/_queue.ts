@@ -11,7 +11,7 @@
  *
  * @example
  * ```ts
- * import { RecordQueue } from "./queue.ts";
+ * import { RecordQueue } from "./_queue.ts";
  * const queue = new RecordQueue();
  * const order: number[] = [];
  * await Promise.all([1, 2].map((n) =>
@@ -42,7 +42,7 @@ export class RecordQueue {
  *
  * @example
  * ```ts
- * import { backoff } from "./queue.ts";
+ * import { backoff } from "./_queue.ts";
  * await backoff(1); // at most 2 ms
  * ```
  */

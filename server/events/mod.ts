@@ -1,0 +1,23 @@
+/**
+ * The editor event stream: server-sent events of saves, publishes, drafts,
+ * schedules and presence, and the buses that carry them between processes
+ * (memory, PostgreSQL `LISTEN`/`NOTIFY`).
+ *
+ * @module
+ */
+export {
+  EditorEvents,
+  type EditorEventsOptions,
+  type EditorEventsStats,
+} from "./streams.ts";
+export {
+  type BusMessage,
+  type DraftsMessage,
+  type EventBus,
+  MemoryEventBus,
+  type PresenceMessage,
+  type PublishedMessage,
+  type SavedMessage,
+  type ScheduleMessage,
+} from "./bus.ts";
+export { PostgresEventBus } from "./bus_postgres.ts";

@@ -1,0 +1,37 @@
+/**
+ * The shared front of every endpoint: the pipeline ({@linkcode endpoint},
+ * {@linkcode HttpError} turned into a response in one place, request ids),
+ * the origin check, the body reader, the host's auth types, the allowlist
+ * and the gate that admits an editor.
+ *
+ * @module
+ */
+export { bodyBytesInFlight, readBody, setBodyBudget } from "./body.ts";
+export {
+  endpoint,
+  type EndpointContext,
+  errorResponse,
+  type Handler,
+  HttpError,
+  json,
+  REQUEST_ID_HEADER,
+  type RequestFacts,
+  requestIdOf,
+  text,
+} from "./pipeline.ts";
+export { isCrossSite, type OriginOptions, requestUrl } from "./origin.ts";
+export {
+  type Allowlist,
+  type Authorize,
+  type CanEdit,
+  type Editor,
+  type EndpointCall,
+} from "./auth.ts";
+export {
+  admitEditor,
+  allowedField,
+  parseJsonObject,
+  readJsonObject,
+  warmRequestPath,
+} from "./request.ts";
+export { type ResolvedField, resolveField } from "./allowlist.ts";

@@ -1,0 +1,36 @@
+/**
+ * Uploaded files: the media endpoint (upload), the media library and media
+ * cleanup, the upload records, image variants written to storage, and the
+ * storages (local files, memory, S3).
+ *
+ * @module
+ */
+export { storeImage } from "./variants.ts";
+export {
+  MemoryMediaStorage,
+  type MemoryMediaStorageOptions,
+  type StoredMedia,
+} from "./memory.ts";
+export {
+  collectMedia,
+  type CollectMediaOptions,
+  createMediaLibraryHandler,
+  type MediaGcReport,
+  type MediaLibraryHandlerOptions,
+  type MediaScanOptions,
+  type Upload,
+} from "./library.ts";
+export {
+  LocalMediaStorage,
+  type LocalMediaStorageOptions,
+  type OpenedMedia,
+  serveLocalMedia,
+  type ServeLocalMediaOptions,
+} from "./local.ts";
+export { createMediaHandler, type MediaHandlerOptions } from "./upload.ts";
+export {
+  type ListableMediaStorage,
+  type MediaObjectInfo,
+  type MediaStorage,
+} from "./types.ts";
+export { S3MediaStorage, type S3MediaStorageOptions } from "./s3.ts";

@@ -1,0 +1,16 @@
+/**
+ * The server's rich-text sanitizer: the policy of `core/sanitizer.ts` run
+ * by DOMPurify on jsdom in a worker pool, after a size and structure limit
+ * check that refuses hostile input before any parse.
+ *
+ * @module
+ */
+export { createDomSanitizer } from "./dom.ts";
+export { HTML_LIMITS, scanLimits } from "./limits.ts";
+export {
+  type HtmlLimits,
+  sanitizeHtml,
+  type SanitizeOptions,
+  sanitizeRich,
+  warmSanitizer,
+} from "./pool.ts";

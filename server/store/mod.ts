@@ -1,0 +1,49 @@
+/**
+ * Content stores: the contract ({@linkcode ContentStore}, drafts, history,
+ * schedules), the memory, Deno KV and PostgreSQL stores, their shared rules,
+ * and localized reads.
+ *
+ * @module
+ */
+export {
+  MemoryContentStore,
+  type MemoryContentStoreOptions,
+} from "./memory.ts";
+export {
+  type ContentRecord,
+  type ContentStore,
+  type ContentValue,
+  type Draft,
+  type DraftConflict,
+  type DraftRef,
+  type DraftStore,
+  type HistoryStore,
+  type PublishMode,
+  type PublishResult,
+  type Retention,
+  type Revision,
+  type RevisionInput,
+  type StoreLine,
+} from "./types.ts";
+export { type LocalizedRecord, readLocalized } from "./localized.ts";
+export {
+  KeyTooLargeError,
+  KvContentStore,
+  type KvContentStoreOptions,
+  PublishTooLargeError,
+  RecordTooLargeError,
+} from "./kv.ts";
+export {
+  PostgresContentStore,
+  type PostgresContentStoreOptions,
+  UnstorableTextError,
+} from "./postgres.ts";
+export {
+  isDue,
+  isScheduleStore,
+  type Schedule,
+  type ScheduleFailure,
+  type ScheduleFiring,
+  type ScheduleStore,
+} from "./schedule.ts";
+export { checkDraft } from "./draft.ts";
