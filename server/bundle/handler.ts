@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { text } from "../http/mod.ts";
+import { hex, text } from "../http/mod.ts";
 
 /** Options of {@linkcode createClientHandler}. */
 export interface ClientHandlerOptions {
@@ -85,10 +85,8 @@ async function encode(
   identity: Uint8Array<ArrayBuffer>,
 ): Promise<Partial<Record<Coding, Body>>> {
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", identity));
-  const hex = [...hash.subarray(0, 12)]
-    .map((b) => b.toString(16).padStart(2, "0")).join("");
   const out: Partial<Record<Coding, Body>> = {
-    identity: { bytes: identity, etag: `"${hex}"` },
+    identity: { bytes: identity, etag: `"${hex(hash.subarray(0, 12))}"` },
   };
   let smallest = identity.byteLength;
   for (const [coding, compress] of [["gzip", gzip], ["br", brotli]] as const) {

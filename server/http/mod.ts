@@ -35,3 +35,4 @@ export {
   warmRequestPath,
 } from "./request.ts";
 export { type ResolvedField, resolveField } from "./allowlist.ts";
+export { hex, randomHex } from "./_random.ts";

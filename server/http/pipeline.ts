@@ -17,6 +17,7 @@ import {
   saveOutcome,
   traced,
 } from "../ops/mod.ts";
+import { randomHex } from "./_random.ts";
 
 /**
  * An answer other than success: a status, a short plain-text reason, and
@@ -342,12 +343,6 @@ export function json(
   headers?: HeadersInit,
 ): Response {
   return Response.json(body, { status, headers });
-}
-
-/** `bytes` random bytes as hex digits. */
-function randomHex(bytes: number): string {
-  const data = crypto.getRandomValues(new Uint8Array(bytes));
-  return Array.from(data, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** `res` with one more header; copies a response whose headers are locked. */
