@@ -154,7 +154,7 @@ rows.push(
     1,
   ),
   row(
-    "client, all chunks but the opt-in features' (issues 21–24), gz",
+    "client, all chunks but the opt-in features' (schedules, media library, presence, locales), gz",
     kib(size.editor),
     "30 KiB",
     size.editor / sizeGoals.all,
@@ -324,7 +324,7 @@ rows.push(
   ),
 );
 
-// Editor events (issue 21): 200 editors over 3 instances on PostgreSQL.
+// Editor events: 200 editors over 3 instances on PostgreSQL.
 const ev = await eventsBench();
 rows.push(
   row(

@@ -1,5 +1,5 @@
 /**
- * Lists that grow (issue 20) in Chromium, Firefox and WebKit: a `CmsList`
+ * Lists that grow, in Chromium, Firefox and WebKit: a `CmsList`
  * page against the real save handler; items added, removed and reordered
  * by pointer and by keyboard, saved as one whole-list write, and reloaded.
  */

@@ -1,5 +1,5 @@
 /**
- * The demo behind a proxy and under attack (issue 19): login throttling
+ * The demo behind a proxy and under attack: login throttling
  * that cannot lock everyone out, total Host and target parsing (fuzzed,
  * every log line JSON), `CMS_PUBLIC_ORIGIN`, CSP on every HTML answer and
  * owner-only data files.
@@ -56,7 +56,7 @@ function loginFrom(
 }
 
 /**
- * The attack of issue 19: 95 wrong passwords from 26 addresses, 5 more from
+ * The attack once reported: 95 wrong passwords from 26 addresses, 5 more from
  * one; `send(client, password)` sends one login as `client`.
  */
 async function lockoutAttack(

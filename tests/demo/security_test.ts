@@ -1,5 +1,5 @@
 /**
- * The demo's sign-in and page rules (issue 12, item 3), each as a class:
+ * The demo's sign-in and page rules, each as a class:
  * login throttling, a password change ending sessions, redirect targets,
  * the Host allowlist, Cache-Control of session-dependent pages and the CSP.
  */
