@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL content store, in its own entry point so that only apps
- * that use it load the `postgres` driver: content, history and drafts in
- * two tables, safe for any number of instances.
+ * that use it load the `postgres` driver: content, history, drafts and
+ * schedules in four tables, safe for any number of instances.
  *
  * @example
  * ```ts ignore

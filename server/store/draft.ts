@@ -1,7 +1,9 @@
 /**
  * Rules every draft store shares: how a record's drafts overlay its
- * published values, and what one record's part of a publish writes. The
- * stores only differ in how they read and commit atomically.
+ * published values, what one draft save writes ({@linkcode planDraft}) and
+ * what one record's part of a publish writes ({@linkcode planPublish}). The
+ * plans do no I/O: the stores only read what a plan needs and commit what
+ * it returns, atomically each in its own way.
  *
  * @module
  */
@@ -11,9 +13,11 @@ import type {
   DraftConflict,
   DraftRef,
   Revision,
+  RevisionInput,
 } from "./types.ts";
 import { contentVersion } from "../../core/version.ts";
 import { fieldValue, newRevisions } from "./_revision.ts";
+import { copyRecord } from "./_record.ts";
 
 /** One record's drafts as stored: field (`name` or `name.N`) → draft. */
 export type RecordDrafts = Record<string, StoredDraft>;
@@ -131,6 +135,104 @@ export function draftSlot(
   }
   const prefix = field + ".";
   return { field, drop: names.filter((name) => name.startsWith(prefix)) };
+}
+
+/** What one draft save writes, planned by {@linkcode planDraft}. */
+export interface DraftWrite {
+  /** What `mutate` returned: the drafted record the save answers with. */
+  record: ContentRecord;
+  /** Where the draft goes among the record's drafts (see {@linkcode draftSlot}). */
+  field: string;
+  /** The draft to store at `field`. */
+  draft: StoredDraft;
+  /** Drafts to delete: the item drafts a whole-list draft replaces. */
+  drop: string[];
+  /** All the record's drafts after the save: `drop` gone, `draft` set. */
+  drafts: RecordDrafts;
+  /** The field's new revisions, unpublished, oldest first. */
+  revisions: Revision[];
+}
+
+/**
+ * Plans one draft save of `revision.field` from what the store read: the
+ * published `record`, its `drafts`, and whether the field has revisions
+ * already (`hasHistory`). `mutate` gets a copy of the record with its
+ * drafts written over it; its answer becomes the draft (at the slot
+ * {@linkcode draftSlot} picks) and an unpublished revision (preceded by the
+ * value the field had when it has no history yet). `null` when `mutate`
+ * answers `null`: nothing to write. Throws before anything is written when
+ * the record `mutate` returned lacks the field.
+ *
+ * @example
+ * ```ts
+ * import { planDraft } from "./draft.ts";
+ * const plan = planDraft(
+ *   "pages", "home", { title: "Old" }, null,
+ *   (r) => ({ ...r, title: "New" }), { field: "title", editor: "Ada" }, false,
+ * );
+ * plan?.draft.value; // "New"
+ * plan?.revisions.map((r) => r.value); // ["Old", "New"]
+ * ```
+ */
+export function planDraft(
+  collection: string,
+  key: string,
+  record: ContentRecord | null,
+  drafts: RecordDrafts | null | undefined,
+  mutate: (current: ContentRecord | null) => ContentRecord | null,
+  revision: RevisionInput,
+  hasHistory: boolean,
+): DraftWrite | null {
+  const before = overlay(record, drafts);
+  const next = mutate(before === null ? null : copyRecord(before));
+  if (next === null) return null;
+  const revisions = newRevisions(
+    collection,
+    key,
+    { ...revision, published: false },
+    before,
+    next,
+    hasHistory,
+  );
+  const slot = draftSlot(drafts, revision.field);
+  const draft = draftOf(
+    next,
+    slot.field,
+    revision.editor,
+    revisions.at(-1)!.at,
+  );
+  const after: RecordDrafts = { ...drafts };
+  for (const name of slot.drop) delete after[name];
+  after[slot.field] = draft;
+  return {
+    record: next,
+    field: slot.field,
+    draft,
+    drop: slot.drop,
+    drafts: after,
+    revisions,
+  };
+}
+
+/**
+ * A record's drafts without `field`'s: `null` when none are left, and
+ * `undefined` when `field` had no draft (nothing to write).
+ *
+ * @example
+ * ```ts
+ * import { withoutDraft } from "./draft.ts";
+ * const at = new Date().toISOString();
+ * withoutDraft({ title: { value: "x", at, editor: "Ada" } }, "title"); // null
+ * withoutDraft({}, "title"); // undefined
+ * ```
+ */
+export function withoutDraft(
+  drafts: RecordDrafts | null | undefined,
+  field: string,
+): RecordDrafts | null | undefined {
+  if (!drafts || !Object.hasOwn(drafts, field)) return undefined;
+  const { [field]: _, ...rest } = drafts;
+  return Object.keys(rest).length ? rest : null;
 }
 
 /** Fields of one record to publish: all its drafts, or these (with versions). */

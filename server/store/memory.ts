@@ -26,14 +26,15 @@ import {
   byRecord,
   checkDraft,
   draftLines,
-  draftOf,
-  draftSlot,
   listDrafts,
   overlay,
+  planDraft,
   planPublish,
   type RecordDrafts,
   type RecordPublish,
+  withoutDraft,
 } from "./draft.ts";
+import { copyRecord } from "./_record.ts";
 import {
   bySchedule,
   checkSchedule,
@@ -169,27 +170,21 @@ export class MemoryContentStore
   ): Promise<ContentRecord | null> {
     try {
       const id = mapKey(collection, key);
-      const drafts = this.#drafts.get(id) ?? {};
-      const before = overlay(this.#records.get(id) ?? null, drafts);
-      const next = mutate(before ? copyRecord(before) : null);
-      if (next === null) return Promise.resolve(null);
       const field = mapKey(collection, key, revision.field);
-      const revs = newRevisions(
+      const plan = planDraft(
         collection,
         key,
-        { ...revision, published: false },
-        before,
-        next,
+        this.#records.get(id) ?? null,
+        this.#drafts.get(id),
+        mutate,
+        revision,
         (this.#history.get(field)?.length ?? 0) > 0,
       );
-      const slot = draftSlot(drafts, revision.field);
-      const draft = draftOf(next, slot.field, revision.editor, revs.at(-1)!.at);
-      for (const rev of revs) this.#add(rev);
+      if (plan === null) return Promise.resolve(null);
+      for (const rev of plan.revisions) this.#add(rev);
       this.#prune(field);
-      const kept = { ...drafts };
-      for (const name of slot.drop) delete kept[name];
-      this.#drafts.set(id, { ...kept, [slot.field]: draft });
-      return Promise.resolve(copyRecord(next));
+      this.#drafts.set(id, plan.drafts);
+      return Promise.resolve(copyRecord(plan.record));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -264,10 +259,9 @@ export class MemoryContentStore
   /** Drops one field's draft; `false` when it had none. */
   discard(collection: string, key: string, field: string): Promise<boolean> {
     const id = mapKey(collection, key);
-    const drafts = this.#drafts.get(id);
-    if (!drafts || !Object.hasOwn(drafts, field)) return Promise.resolve(false);
-    const { [field]: _, ...rest } = drafts;
-    if (Object.keys(rest).length) this.#drafts.set(id, rest);
+    const rest = withoutDraft(this.#drafts.get(id), field);
+    if (rest === undefined) return Promise.resolve(false);
+    if (rest) this.#drafts.set(id, rest);
     else this.#drafts.delete(id);
     return Promise.resolve(true);
   }
@@ -414,43 +408,6 @@ export class MemoryContentStore
     for (const rev of list) if (!kept.includes(rev)) this.#byId.delete(rev.id);
     this.#history.set(field, kept);
   }
-}
-
-/**
- * A deep copy of a record, equal to `structuredClone(record)`. Records are
- * plain objects of strings and string lists (the hot path of every save),
- * copied by hand here: about ten times cheaper than the structured clone's
- * serialization. Anything else (other values, `__proto__` keys, a list
- * with holes) goes through `structuredClone`, which also throws for values
- * that cannot be stored.
- */
-function copyRecord(record: ContentRecord): ContentRecord {
-  const proto = Object.getPrototypeOf(record);
-  if (proto !== Object.prototype && proto !== null) {
-    return structuredClone(record);
-  }
-  const copy: ContentRecord = {};
-  for (const name of Object.keys(record)) {
-    const value = record[name];
-    if (typeof value === "string" && name !== "__proto__") copy[name] = value;
-    else if (isStringList(value) && name !== "__proto__") {
-      copy[name] = value.slice();
-    } else return structuredClone(record);
-  }
-  return copy;
-}
-
-/** A plain array whose every slot holds a string (no holes). */
-function isStringList(value: unknown): value is string[] {
-  if (
-    !Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype
-  ) {
-    return false;
-  }
-  for (let i = 0; i < value.length; i++) {
-    if (typeof value[i] !== "string") return false;
-  }
-  return true;
 }
 
 function mapKey(...parts: string[]): string {

@@ -32,12 +32,12 @@ export {
   type KvContentStoreOptions,
   PublishTooLargeError,
   RecordTooLargeError,
-} from "./kv.ts";
+} from "./kv/mod.ts";
 export {
   PostgresContentStore,
   type PostgresContentStoreOptions,
   UnstorableTextError,
-} from "./postgres.ts";
+} from "./postgres/mod.ts";
 export {
   isDue,
   isScheduleStore,

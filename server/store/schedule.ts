@@ -6,6 +6,7 @@
  * @module
  */
 import type { DraftRef, DraftStore, PublishResult } from "./types.ts";
+import { storedAddress } from "../../core/address.ts";
 
 /**
  * A publish planned for a time: the fields are fixed when it is made, their
@@ -122,9 +123,7 @@ export function failureOf(
   at: string = new Date().toISOString(),
 ): ScheduleFailure | undefined {
   if (result.conflicts.length) {
-    const conflicts = result.conflicts.map((c) =>
-      `${c.collection}:${c.key}:${c.field}`
-    );
+    const conflicts = result.conflicts.map(storedAddress);
     return {
       at,
       reason: `Conflict: ${conflicts.join(", ")} changed after scheduling`,

@@ -4,9 +4,9 @@
  * open a fresh, empty store each.
  */
 import postgres from "postgres";
-import { KvContentStore } from "../../server/store/kv.ts";
+import { KvContentStore } from "../../server/store/kv/mod.ts";
 import { MemoryContentStore } from "../../server/store/memory.ts";
-import { PostgresContentStore } from "../../server/store/postgres.ts";
+import { PostgresContentStore } from "../../server/store/postgres/mod.ts";
 import type { DraftStore } from "../../server/store/types.ts";
 import { startPostgres } from "./postgres.ts";
 

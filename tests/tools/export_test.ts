@@ -4,7 +4,7 @@
  * a non-empty store and a bad line are refused.
  */
 import assert from "node:assert/strict";
-import { KvContentStore } from "../../server/store/kv.ts";
+import { KvContentStore } from "../../server/store/kv/mod.ts";
 import type { StoreLine } from "../../server/store/types.ts";
 import { startPostgres } from "../helpers/postgres.ts";
 

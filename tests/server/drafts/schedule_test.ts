@@ -13,7 +13,7 @@ import {
 } from "../../../server/drafts/handlers.ts";
 import { Scheduler } from "../../../server/drafts/scheduler.ts";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
-import { KvContentStore } from "../../../server/store/kv.ts";
+import { KvContentStore } from "../../../server/store/kv/mod.ts";
 import type {
   ScheduleFiring,
   ScheduleStore,

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { buildClient } from "../../../tools/build_client.ts";
 import { samplePng } from "../../../demo/sample_image.ts";
-import { KvContentStore } from "../../../server/store/kv.ts";
+import { KvContentStore } from "../../../server/store/kv/mod.ts";
 import { type DemoProcess, login, spawnDemo } from "../../helpers/demo.ts";
 
 const PASSWORD = "shutdown-test-password";

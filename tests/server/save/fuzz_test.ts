@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createSaveHandler } from "../../../server/save/handler.ts";
-import { KvContentStore } from "../../../server/store/kv.ts";
+import { KvContentStore } from "../../../server/store/kv/mod.ts";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
 import type {
   ContentRecord,

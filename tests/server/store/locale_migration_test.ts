@@ -16,9 +16,9 @@ import {
 } from "../../../core/content.ts";
 import { readLocalized } from "../../../server/store/localized.ts";
 import { createSaveHandler } from "../../../server/save/handler.ts";
-import { KvContentStore } from "../../../server/store/kv.ts";
+import { KvContentStore } from "../../../server/store/kv/mod.ts";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
-import { PostgresContentStore } from "../../../server/store/postgres.ts";
+import { PostgresContentStore } from "../../../server/store/postgres/mod.ts";
 import type { DraftStore, StoreLine } from "../../../server/store/types.ts";
 import { startPostgres } from "../../helpers/postgres.ts";
 

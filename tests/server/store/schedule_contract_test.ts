@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
-import { KvContentStore } from "../../../server/store/kv.ts";
-import { PostgresContentStore } from "../../../server/store/postgres.ts";
+import { KvContentStore } from "../../../server/store/kv/mod.ts";
+import { PostgresContentStore } from "../../../server/store/postgres/mod.ts";
 import type {
   Schedule,
   ScheduleStore,

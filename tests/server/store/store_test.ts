@@ -4,11 +4,11 @@ import {
   KeyTooLargeError,
   KvContentStore,
   RecordTooLargeError,
-} from "../../../server/store/kv.ts";
+} from "../../../server/store/kv/mod.ts";
 import {
   PostgresContentStore,
   UnstorableTextError,
-} from "../../../server/store/postgres.ts";
+} from "../../../server/store/postgres/mod.ts";
 import type { ContentStore } from "../../../server/store/types.ts";
 import postgres from "postgres";
 import { startPostgres } from "../../helpers/postgres.ts";
