@@ -30,7 +30,8 @@ export {
 export {
   admitEditor,
   allowedField,
-  parseJsonObject,
+  allowedTarget,
+  type JsonBodyOptions,
   readJsonObject,
   warmRequestPath,
 } from "./request.ts";
