@@ -283,7 +283,8 @@ export function cmsDraftRoutes<State>(
     drafts: freshRoute(createDraftsHandler(opts)),
     publish: freshRoute(createPublishHandler(opts)),
     discard: freshRoute(createDiscardHandler(opts)),
-    // Scheduling (issue 23): `schedule` (GET), `cancelSchedule` (POST).
+    // Scheduled publishes: `schedule` (GET, the listing), `cancelSchedule`
+    // (POST).
     schedule: freshRoute(createScheduleHandler(opts)),
     cancelSchedule: freshRoute(createCancelScheduleHandler(opts)),
   };

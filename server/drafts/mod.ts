@@ -1,18 +1,20 @@
 /**
- * Drafts and what ends them: the drafts list, publish, discard, signed
- * preview links, schedules (their endpoints and the {@linkcode Scheduler}
- * that fires them).
+ * Drafts and what ends them: the drafts list (`list.ts`), publish
+ * (`publish.ts`), discard (`discard.ts`), scheduled publishes and their
+ * cancel (`schedule.ts`, fired by the {@linkcode Scheduler} of
+ * `scheduler.ts`), and signed preview links (`preview.ts`). The draft
+ * endpoints share their options and front in `_shared.ts`.
  *
  * @module
  */
+export { type DraftHandlerOptions } from "./_shared.ts";
+export { createDraftsHandler } from "./list.ts";
+export { createPublishHandler } from "./publish.ts";
+export { createDiscardHandler } from "./discard.ts";
 export {
   createCancelScheduleHandler,
-  createDiscardHandler,
-  createDraftsHandler,
-  createPublishHandler,
   createScheduleHandler,
-  type DraftHandlerOptions,
-} from "./handlers.ts";
+} from "./schedule.ts";
 export { Scheduler, type SchedulerOptions } from "./scheduler.ts";
 export {
   createPreviewHandler,

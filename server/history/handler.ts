@@ -8,6 +8,7 @@ import {
   type FieldAddress,
   fieldPath,
   formatAddress,
+  storedAddress,
 } from "../../core/address.ts";
 import {
   type HistoryListing,
@@ -82,99 +83,11 @@ const NOT_FOUND = 404;
 export function createHistoryHandler(
   options: HistoryHandlerOptions,
 ): Handler<EndpointCall> {
-  const { allowlist, canEdit, store } = options;
-  const maxLimit = options.maxLimit ?? 1000;
-  const save = createSaveHandler(options);
-
-  /** The revision `id` of `address`: 404 unknown, 400 another field's. */
-  async function revisionOf(
-    address: FieldAddress,
-    id: unknown,
-  ): Promise<Revision> {
-    if (typeof id !== "string" || id === "") {
-      throw new HttpError(Status.BadRequest, "Missing or invalid revision");
-    }
-    const rev = id.length > MAX_ID_LENGTH ? null : await store.revision(id);
-    if (!rev) throw new HttpError(NOT_FOUND, "Unknown revision");
-    const owner = `${rev.collection}:${rev.key}:${rev.field}`;
-    if (owner !== formatAddress(address)) {
-      throw new HttpError(Status.BadRequest, "Revision of another field");
-    }
-    return rev;
-  }
-
-  async function list(
-    req: Request,
-    editor: Editor,
-    call: EndpointCall | undefined,
-  ): Promise<Response> {
-    const url = new URL(req.url);
-    const text = url.searchParams.get("field");
-    const address = allowedField(allowlist, text);
-    if (canEdit && !await canEdit(req, address, editor, call?.context)) {
-      throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
-    }
-    const id = url.searchParams.get("revision");
-    if (id !== null) {
-      const rev = await revisionOf(address, id);
-      const body: RevisionBody = {
-        id: rev.id,
-        at: rev.at,
-        editor: rev.editor,
-        value: rev.value,
-      };
-      return json(Status.OK, body, { "Cache-Control": "no-store" });
-    }
-    const limit = parseLimit(url.searchParams.get("limit"), maxLimit);
-    const revs = await store.revisions(
-      address.collection,
-      address.key,
-      fieldPath(address),
-      limit,
-    );
-    const body: HistoryListing = {
-      field: text!,
-      revisions: revs.map(({ id, at, editor, bytes, published }) => ({
-        id,
-        at,
-        editor,
-        bytes,
-        ...published === undefined ? {} : { published },
-      })),
-    };
-    return json(Status.OK, body, { "Cache-Control": "no-store" });
-  }
-
-  async function restore(
-    req: Request,
-    call: EndpointCall | undefined,
-  ): Promise<Response> {
-    const input = await readJsonObject(req, MAX_BODY_BYTES);
-    const address = allowedField(allowlist, input.field);
-    if (input.version !== undefined && typeof input.version !== "string") {
-      throw new HttpError(Status.BadRequest, "Invalid version");
-    }
-    const rev = await revisionOf(address, input.revision);
-    // The normal save path, with the caller's own headers (session, origin).
-    const headers = new Headers(req.headers);
-    headers.delete("Content-Length");
-    headers.set("Content-Type", "application/json");
-    return save(
-      new Request(req.url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          collection: address.collection,
-          key: address.key,
-          field: fieldPath(address),
-          value: rev.value,
-          version: input.version,
-        }),
-      }),
-      call,
-    );
-  }
-
+  const history: History = {
+    options,
+    maxLimit: options.maxLimit ?? 1000,
+    save: createSaveHandler(options),
+  };
   return endpoint<EndpointCall>("history", async (req, _ctx, call) => {
     const editor = await admitEditor(
       req,
@@ -182,9 +95,113 @@ export function createHistoryHandler(
       options,
       call,
     );
-    if (req.method === "POST") return await restore(req, call);
-    return await list(req, editor, call);
+    if (req.method === "POST") return await restore(history, req, call);
+    return await list(history, req, editor, call);
   });
+}
+
+/** What the history endpoint's requests share. */
+interface History {
+  /** The endpoint's options. */
+  options: HistoryHandlerOptions;
+  /** The cap of `limit`. */
+  maxLimit: number;
+  /** The save endpoint a restore goes through. */
+  save: Handler<EndpointCall>;
+}
+
+/** The revision `id` of `address`: 404 unknown, 400 another field's. */
+async function revisionOf(
+  store: HistoryStore,
+  address: FieldAddress,
+  id: unknown,
+): Promise<Revision> {
+  if (typeof id !== "string" || id === "") {
+    throw new HttpError(Status.BadRequest, "Missing or invalid revision");
+  }
+  const rev = id.length > MAX_ID_LENGTH ? null : await store.revision(id);
+  if (!rev) throw new HttpError(NOT_FOUND, "Unknown revision");
+  if (storedAddress(rev) !== formatAddress(address)) {
+    throw new HttpError(Status.BadRequest, "Revision of another field");
+  }
+  return rev;
+}
+
+/** `GET`: a field's revisions, or one revision's value (`revision=ID`). */
+async function list(
+  { options, maxLimit }: History,
+  req: Request,
+  editor: Editor,
+  call: EndpointCall | undefined,
+): Promise<Response> {
+  const { allowlist, canEdit, store } = options;
+  const url = new URL(req.url);
+  const text = url.searchParams.get("field");
+  const address = allowedField(allowlist, text);
+  if (canEdit && !await canEdit(req, address, editor, call?.context)) {
+    throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
+  }
+  const id = url.searchParams.get("revision");
+  if (id !== null) {
+    const rev = await revisionOf(store, address, id);
+    const body: RevisionBody = {
+      id: rev.id,
+      at: rev.at,
+      editor: rev.editor,
+      value: rev.value,
+    };
+    return json(Status.OK, body, { "Cache-Control": "no-store" });
+  }
+  const limit = parseLimit(url.searchParams.get("limit"), maxLimit);
+  const revs = await store.revisions(
+    address.collection,
+    address.key,
+    fieldPath(address),
+    limit,
+  );
+  const body: HistoryListing = {
+    field: text!,
+    revisions: revs.map(({ id, at, editor, bytes, published }) => ({
+      id,
+      at,
+      editor,
+      bytes,
+      ...published === undefined ? {} : { published },
+    })),
+  };
+  return json(Status.OK, body, { "Cache-Control": "no-store" });
+}
+
+/** `POST`: a revision's value saved again, through the save endpoint. */
+async function restore(
+  { options, save }: History,
+  req: Request,
+  call: EndpointCall | undefined,
+): Promise<Response> {
+  const input = await readJsonObject(req, MAX_BODY_BYTES);
+  const address = allowedField(options.allowlist, input.field);
+  if (input.version !== undefined && typeof input.version !== "string") {
+    throw new HttpError(Status.BadRequest, "Invalid version");
+  }
+  const rev = await revisionOf(options.store, address, input.revision);
+  // The normal save path, with the caller's own headers (session, origin).
+  const headers = new Headers(req.headers);
+  headers.delete("Content-Length");
+  headers.set("Content-Type", "application/json");
+  return save(
+    new Request(req.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        collection: address.collection,
+        key: address.key,
+        field: fieldPath(address),
+        value: rev.value,
+        version: input.version,
+      }),
+    }),
+    call,
+  );
 }
 
 /** `limit` as given (1..max), or the default; anything else is 400. */

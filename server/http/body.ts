@@ -129,27 +129,14 @@ export async function readBody(
   const reader = req.body.getReader();
   let buf = new Uint8Array(first);
   let n = 0;
-  const deadline = performance.now() + deadlineMs;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const clock = {
+    idleMs,
+    deadlineMs,
+    deadline: performance.now() + deadlineMs,
+  };
   try {
     for (;;) {
-      const left = deadline - performance.now();
-      const wait = Math.min(idleMs, left);
-      const result = await Promise.race([
-        reader.read(),
-        new Promise<"timeout">((resolve) => {
-          timer = setTimeout(() => resolve("timeout"), Math.max(0, wait));
-        }),
-      ]);
-      clearTimeout(timer);
-      if (result === "timeout") {
-        const reason = wait < idleMs
-          ? `Body not complete within ${Math.round(deadlineMs / 1000)} s`
-          : `Body stalled for ${Math.round(idleMs / 1000)} s`;
-        await reader.cancel().catch(() => {});
-        throw new HttpError(408, reason);
-      }
-      const { done, value } = result;
+      const { done, value } = await nextChunk(reader, clock);
       if (done) break;
       const end = n + value.byteLength;
       if (end > maxBytes) {
@@ -181,13 +168,51 @@ export async function readBody(
     }
     throw new HttpError(400, "Could not read request body");
   } finally {
-    clearTimeout(timer);
     reader.releaseLock();
   }
   annotateRequest({ bytes: n });
   if (n === buf.byteLength) return buf;
   // Keep a mostly-full buffer as a view; copy out of a mostly-empty one.
   return n >= buf.byteLength / 2 ? buf.subarray(0, n) : buf.slice(0, n);
+}
+
+/** The time limits of one body being read (see {@linkcode BodyTimeouts}). */
+interface BodyClock {
+  /** Longest pause between two chunks, in ms. */
+  idleMs: number;
+  /** The total deadline's length, in ms (for the 408 text). */
+  deadlineMs: number;
+  /** When the total deadline passes (`performance.now()` time). */
+  deadline: number;
+}
+
+/**
+ * The next chunk of a body; 408 (the body cancelled) when it does not come
+ * within the idle limit or before the total deadline.
+ */
+async function nextChunk(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  clock: BodyClock,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  const { idleMs, deadlineMs } = clock;
+  const wait = Math.min(idleMs, clock.deadline - performance.now());
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const result = await Promise.race([
+      reader.read(),
+      new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), Math.max(0, wait));
+      }),
+    ]);
+    if (result !== "timeout") return result;
+  } finally {
+    clearTimeout(timer);
+  }
+  const reason = wait < idleMs
+    ? `Body not complete within ${Math.round(deadlineMs / 1000)} s`
+    : `Body stalled for ${Math.round(idleMs / 1000)} s`;
+  await reader.cancel().catch(() => {});
+  throw new HttpError(408, reason);
 }
 
 /** The declared `Content-Length`, or `undefined` when absent or invalid. */

@@ -1,8 +1,11 @@
 /**
  * The shared front of every endpoint: the pipeline ({@linkcode endpoint},
  * {@linkcode HttpError} turned into a response in one place, request ids),
- * the origin check, the body reader, the host's auth types, the allowlist
- * and the gate that admits an editor.
+ * the origin check, the bounded body reader ({@linkcode readBody}) and the
+ * one JSON body reader on it ({@linkcode readJsonObject}), the host's auth
+ * types, the allowlist and its one check of an address
+ * ({@linkcode allowedTarget}, {@linkcode allowedField}), and the gate that
+ * admits an editor ({@linkcode admitEditor}).
  *
  * @module
  */
@@ -30,7 +33,8 @@ export {
 export {
   admitEditor,
   allowedField,
-  parseJsonObject,
+  allowedTarget,
+  type JsonBodyOptions,
   readJsonObject,
   warmRequestPath,
 } from "./request.ts";

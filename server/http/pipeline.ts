@@ -1,14 +1,15 @@
 /**
- * The one endpoint pipeline of the save and media endpoints. Handlers are
- * written with {@linkcode endpoint} and throw {@linkcode HttpError} for every
- * answer that is not a success; {@linkcode errorResponse} is the one place
- * that turns any error into a plain-text answer. Results are JSON or empty.
- * Every request through it gets an id, a span, metrics and one log line.
+ * The one endpoint pipeline of the editor endpoints (save, media, history,
+ * drafts, preview, events). Handlers are written with {@linkcode endpoint}
+ * and throw {@linkcode HttpError} for every answer that is not a success;
+ * {@linkcode errorResponse} is the one place that turns any error into a
+ * plain-text answer. Results are JSON or empty. Every request through it
+ * gets an id, a span, metrics and one log line (`report`).
  *
  * @module
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { type Attributes, SpanStatusCode } from "@opentelemetry/api";
+import { type Attributes, type Span, SpanStatusCode } from "@opentelemetry/api";
 import { ERROR_CONTENT_TYPE, Status } from "../../core/wire.ts";
 import {
   errorFacts,
@@ -205,62 +206,85 @@ export function endpoint<Call = undefined>(
             for (const cleanup of state.cleanups.splice(0)) cleanup();
           }
           res = withHeader(res, REQUEST_ID_HEADER, requestId);
-          const { status } = res;
-          const durationMs = performance.now() - started;
-          const reason = status >= 400 && status !== 409 &&
-              (status < 500 || status === 503)
-            ? facts.reason ?? REASONS[status] ?? String(status)
-            : undefined;
-          // One object, one call: with OTEL_DENO each call crosses into
-          // Rust, and spreads cost allocations on every request.
-          const attributes: Attributes = {
-            "cms.request_id": requestId,
-            "http.response.status_code": status,
-            "cms.outcome": name === "save"
-              ? saveOutcome(status)
-              : String(status),
-          };
-          if (facts.collection) attributes["cms.collection"] = facts.collection;
-          if (facts.field) attributes["cms.field"] = facts.field;
-          if (facts.bytes !== undefined) {
-            attributes["cms.body.size"] = facts.bytes;
-          }
-          if (reason) attributes["cms.reason"] = reason;
-          span.setAttributes(attributes);
-          if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-          recordEndpoint({
-            endpoint: name,
-            status,
-            durationMs,
-            reason,
-            collection: facts.collection,
-            bytes: facts.bytes,
-          });
-          log({
-            level: status >= 500 && status !== 503
-              ? "error"
-              : status >= 400
-              ? "warn"
-              : "info",
-            msg: "request",
-            requestId,
-            route: name,
-            method: req.method,
-            field: facts.field,
-            collection: facts.collection,
-            status,
-            durationMs: Math.round(durationMs * 100) / 100,
-            editor: facts.editor,
-            bytes: facts.bytes,
-            reason,
-            error: status >= 500 && error !== undefined
-              ? errorFacts(error)
-              : undefined,
-          });
+          report({ name, req, requestId, started, facts, error }, res, span);
           return res;
         }),
     );
   };
+}
+
+/** One answered request, as {@linkcode report} tells it. */
+interface Answered {
+  /** The endpoint's name. */
+  name: string;
+  /** The request. */
+  req: Request;
+  /** Its id. */
+  requestId: string;
+  /** When it arrived (`performance.now()` time). */
+  started: number;
+  /** What the handler and its helpers noted about it. */
+  facts: RequestFacts;
+  /** What the handler threw, if anything. */
+  error: unknown;
+}
+
+/**
+ * Tells what became of a request: its span's attributes and status, the
+ * endpoint metrics, and its one JSON log line. A refusal (4xx but 409, or
+ * 503) carries a reason: the one noted, else the status's short name.
+ */
+function report(
+  { name, req, requestId, started, facts, error }: Answered,
+  res: Response,
+  span: Span,
+): void {
+  const { status } = res;
+  const durationMs = performance.now() - started;
+  const reason = status >= 400 && status !== 409 &&
+      (status < 500 || status === 503)
+    ? facts.reason ?? REASONS[status] ?? String(status)
+    : undefined;
+  // One object, one call: with OTEL_DENO each call crosses into
+  // Rust, and spreads cost allocations on every request.
+  const attributes: Attributes = {
+    "cms.request_id": requestId,
+    "http.response.status_code": status,
+    "cms.outcome": name === "save" ? saveOutcome(status) : String(status),
+  };
+  if (facts.collection) attributes["cms.collection"] = facts.collection;
+  if (facts.field) attributes["cms.field"] = facts.field;
+  if (facts.bytes !== undefined) attributes["cms.body.size"] = facts.bytes;
+  if (reason) attributes["cms.reason"] = reason;
+  span.setAttributes(attributes);
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  recordEndpoint({
+    endpoint: name,
+    status,
+    durationMs,
+    reason,
+    collection: facts.collection,
+    bytes: facts.bytes,
+  });
+  log({
+    level: status >= 500 && status !== 503
+      ? "error"
+      : status >= 400
+      ? "warn"
+      : "info",
+    msg: "request",
+    requestId,
+    route: name,
+    method: req.method,
+    field: facts.field,
+    collection: facts.collection,
+    status,
+    durationMs: Math.round(durationMs * 100) / 100,
+    editor: facts.editor,
+    bytes: facts.bytes,
+    reason,
+    error: status >= 500 && error !== undefined ? errorFacts(error) : undefined,
+  });
 }
 
 /**

@@ -1,14 +1,16 @@
 /**
  * The front every editor endpoint shares (save, media, history, drafts,
- * publish, discard, preview): the method, the site (origin and Host), the
- * session, a JSON object body, and an allowlisted field address. Each rule
- * lives here once; handlers call {@linkcode admitEditor} first.
+ * publish, discard, schedule, preview, events): the method, the site
+ * (origin and Host), the session ({@linkcode admitEditor}), the one JSON
+ * body reader ({@linkcode readJsonObject}), and the allowlist check of a
+ * field address ({@linkcode allowedTarget}, {@linkcode allowedField}).
+ * Each rule lives here once; handlers call {@linkcode admitEditor} first.
  *
  * @module
  */
 import { type FieldAddress, parseAddress } from "../../core/address.ts";
 import { Status } from "../../core/wire.ts";
-import { resolveField } from "./allowlist.ts";
+import { type ResolvedField, resolveField } from "./allowlist.ts";
 import { readBody } from "./body.ts";
 import { annotateRequest, HttpError, requestIdOf } from "./pipeline.ts";
 import { checkOrigin, type OriginOptions } from "./origin.ts";
@@ -84,9 +86,21 @@ export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
+/** How {@linkcode readJsonObject} treats a body. */
+export interface JsonBodyOptions {
+  /**
+   * An empty body reads as `{}` (the draft endpoints: "publish all" is an
+   * empty body). Default `false`: an empty body is 400 "Malformed JSON".
+   */
+  emptyIsObject?: boolean;
+}
+
 /**
- * Reads a body of at most `maxBytes` (413 past it, see `readBody`) and
- * parses it with {@linkcode parseJsonObject}.
+ * The one JSON body reader of every endpoint: reads a body of at most
+ * `maxBytes` with `readBody` (413 past it, 408 when it stalls, 503 when
+ * the memory budget is full) and parses it with
+ * {@linkcode parseJsonObject} (400 "Malformed JSON", 400 "Body must be a
+ * JSON object").
  *
  * @example
  * ```ts
@@ -98,16 +112,50 @@ export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
 export async function readJsonObject(
   req: Request,
   maxBytes: number,
+  options: JsonBodyOptions = {},
 ): Promise<Record<string, unknown>> {
-  return parseJsonObject(await readBody(req, maxBytes));
+  const bytes = await readBody(req, maxBytes);
+  if (options.emptyIsObject && bytes.byteLength === 0) return {};
+  return parseJsonObject(bytes);
 }
 
 /**
- * A field address sent by an editor (`collection:key:field`), parsed and
- * checked against the allowlist: 400 with the reason when it is missing,
- * malformed or not allowlisted (whether or not the field exists), or names
- * a locale it may not have. The address returned is as stored
- * (`localizeAddress`: the default locale dropped).
+ * A field address checked against the allowlist: 400 with the reason
+ * when `address` is a reason already (the address grammar refused it),
+ * when it is not allowlisted (whether or not the field exists), or names
+ * a locale it may not have. The field returned carries the address as
+ * stored (`localizeAddress`: the default locale dropped).
+ *
+ * @example
+ * ```ts
+ * import { allowedTarget } from "./request.ts";
+ * allowedTarget({ pages: { title: "plain" } }, {
+ *   collection: "pages",
+ *   key: "home",
+ *   field: "title",
+ * });
+ * // { name: "title", address: { … }, kind: "plain", spec: { … } }
+ * ```
+ */
+export function allowedTarget(
+  allowlist: Allowlist,
+  address: FieldAddress | string,
+): ResolvedField {
+  if (typeof address === "string") {
+    throw new HttpError(Status.BadRequest, address);
+  }
+  const target = resolveField(allowlist, address);
+  if (typeof target === "string") {
+    throw new HttpError(Status.BadRequest, target);
+  }
+  return target;
+}
+
+/**
+ * A field address sent by an editor as text (`collection:key:field`),
+ * parsed and checked with {@linkcode allowedTarget}: 400 "Missing or
+ * invalid field" when it is not a non-empty string, else as there. The
+ * address returned is as stored.
  *
  * @example
  * ```ts
@@ -123,21 +171,13 @@ export function allowedField(
   if (typeof text !== "string" || text === "") {
     throw new HttpError(Status.BadRequest, "Missing or invalid field");
   }
-  const address = parseAddress(text);
-  if (typeof address === "string") {
-    throw new HttpError(Status.BadRequest, address);
-  }
-  const target = resolveField(allowlist, address);
-  if (typeof target === "string") {
-    throw new HttpError(Status.BadRequest, target);
-  }
-  return target.address;
+  return allowedTarget(allowlist, parseAddress(text)).address;
 }
 
 /**
  * Runs the request path's side-effect-free parts once (a body read through
- * the body reader, JSON parsing, a request id, a version, an answer), so that the first real
- * request does not pay their first-run cost alone. Endpoints call it in
+ * the body reader, JSON parsing, a request id, a version, an answer), so
+ * that the first real request does not pay their first-run cost alone. Endpoints call it in
  * the background when they are created.
  *
  * @example
@@ -155,7 +195,7 @@ export async function warmRequestPath(): Promise<void> {
       body,
     });
     requestIdOf(req);
-    const value = parseJsonObject(await readBody(req, 1024));
+    const value = await readJsonObject(req, 1024);
     contentVersion(String(value.field));
     new Response(null, { status: 204, headers: { "X-Warm": "1" } });
   }

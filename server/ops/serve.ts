@@ -141,45 +141,7 @@ export function serveGracefully(
   handler: ServeHandler,
   options: ServeGracefullyOptions = {},
 ): GracefulServer {
-  const deadlineMs = options.deadlineMs ?? 10_000;
-  const retryAfter = String(options.retryAfterSeconds ?? 5);
-  const draining = new AbortController();
-  let inFlight = 0;
-  let idle: (() => void) | undefined;
-  let finished: Promise<void> | undefined;
-  const done = Promise.withResolvers<void>();
-
-  /** When the latest request arrived while draining (answered 503). */
-  let lastArrival = 0;
-
-  const served: ServeHandler = async (req, info) => {
-    if (draining.signal.aborted) {
-      lastArrival = performance.now();
-      await req.body?.cancel().catch(() => {});
-      return new Response("Shutting down; try again shortly", {
-        status: 503,
-        headers: {
-          "Content-Type": "text/plain; charset=utf-8",
-          "Retry-After": retryAfter,
-          "Connection": "close",
-          "Cache-Control": "no-store",
-        },
-      });
-    }
-    inFlight++;
-    try {
-      const res = await handler(req, info);
-      if (draining.signal.aborted) {
-        try {
-          res.headers.set("Connection", "close");
-        } catch { /* immutable headers: the listener closes soon anyway */ }
-      }
-      return res;
-    } finally {
-      if (--inFlight === 0) idle?.();
-    }
-  };
-
+  const drain = new Drain(handler, options);
   const server = Deno.serve({
     port: options.port ?? 8000,
     hostname: options.hostname,
@@ -190,8 +152,8 @@ export function serveGracefully(
           msg: `listening on ${addr.hostname}:${addr.port}`,
           route: "serve",
         })),
-  }, served);
-
+  }, drain.served);
+  drain.server = server;
   let signalsSeen = 0;
   const onSignal = () => {
     signalsSeen++;
@@ -199,24 +161,97 @@ export function serveGracefully(
       log({ level: "error", msg: "third signal: exiting now", route: "serve" });
       Deno.exit(130);
     }
-    void shutdown();
+    void drain.shutdown();
   };
-  const listening = options.signals ?? true;
-  if (listening) {
+  if (options.signals ?? true) {
     for (const sig of SIGNALS) Deno.addSignalListener(sig, onSignal);
+    drain.stopListening = () => {
+      for (const sig of SIGNALS) Deno.removeSignalListener(sig, onSignal);
+    };
   }
-  options.signal?.addEventListener("abort", () => void shutdown(), {
+  options.signal?.addEventListener("abort", () => void drain.shutdown(), {
     once: true,
   });
-  if (options.signal?.aborted) void shutdown();
+  if (options.signal?.aborted) void drain.shutdown();
+  return {
+    addr: server.addr,
+    draining: drain.draining.signal,
+    get inFlight() {
+      return drain.inFlight;
+    },
+    finished: drain.done.promise,
+    shutdown: drain.shutdown,
+  };
+}
 
-  function shutdown(): Promise<void> {
-    finished ??= drain().then(done.resolve);
-    return finished;
+/**
+ * One server's requests and its drain: counts what is in flight, answers
+ * 503 once draining, and closes the listener when drained (see the module
+ * doc).
+ */
+class Drain {
+  /** Aborted when draining starts. */
+  readonly draining = new AbortController();
+  /** Resolved once drained and the listener is closed. */
+  readonly done = Promise.withResolvers<void>();
+  /** Requests being handled right now. */
+  inFlight = 0;
+  /** The server, once started. */
+  server?: Deno.HttpServer<Deno.NetAddr>;
+  /** Removes the signal listeners, if any were added. */
+  stopListening?: () => void;
+  readonly #handler: ServeHandler;
+  readonly #deadlineMs: number;
+  readonly #retryAfter: string;
+  /** Called when the last request in flight is answered while draining. */
+  #idle?: () => void;
+  #finished?: Promise<void>;
+  /** When the latest request arrived while draining (answered 503). */
+  #lastArrival = 0;
+
+  constructor(handler: ServeHandler, options: ServeGracefullyOptions) {
+    this.#handler = handler;
+    this.#deadlineMs = options.deadlineMs ?? 10_000;
+    this.#retryAfter = String(options.retryAfterSeconds ?? 5);
   }
 
-  async function drain(): Promise<void> {
-    draining.abort();
+  /** The handler given to `Deno.serve`: counted, or 503 while draining. */
+  served: ServeHandler = async (req, info) => {
+    if (this.draining.signal.aborted) {
+      this.#lastArrival = performance.now();
+      await req.body?.cancel().catch(() => {});
+      return new Response("Shutting down; try again shortly", {
+        status: 503,
+        headers: {
+          "Content-Type": "text/plain; charset=utf-8",
+          "Retry-After": this.#retryAfter,
+          "Connection": "close",
+          "Cache-Control": "no-store",
+        },
+      });
+    }
+    this.inFlight++;
+    try {
+      const res = await this.#handler(req, info);
+      if (this.draining.signal.aborted) {
+        try {
+          res.headers.set("Connection", "close");
+        } catch { /* immutable headers: the listener closes soon anyway */ }
+      }
+      return res;
+    } finally {
+      if (--this.inFlight === 0) this.#idle?.();
+    }
+  };
+
+  /** Starts draining (once) and resolves when finished. */
+  shutdown = (): Promise<void> => {
+    this.#finished ??= this.#drain().then(this.done.resolve);
+    return this.#finished;
+  };
+
+  async #drain(): Promise<void> {
+    this.draining.abort();
     drainingServers++;
     for (const listener of [...drainListeners]) {
       try {
@@ -230,51 +265,32 @@ export function serveGracefully(
       }
     }
     try {
-      await drainNow();
+      await this.#drainNow();
     } finally {
       drainingServers--;
     }
   }
 
-  async function drainNow(): Promise<void> {
+  async #drainNow(): Promise<void> {
     const started = performance.now();
     log({
       level: "info",
-      msg: `shutdown started with ${inFlight} requests in flight`,
+      msg: `shutdown started with ${this.inFlight} requests in flight`,
       route: "serve",
     });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    if (inFlight > 0) {
-      await new Promise<void>((resolve) => {
-        idle = resolve;
-        timer = setTimeout(resolve, deadlineMs);
-      });
-    }
-    clearTimeout(timer);
-    // Requests still arriving get their 503 before the listener closes
-    // (they are never in flight, so only the quiet and the deadline count).
-    for (let i = 0; i < 1000; i++) {
-      const now = performance.now();
-      const wait = Math.min(
-        lastArrival + QUIET_MS - now,
-        started + deadlineMs - now,
-      );
-      if (wait <= 0) break;
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-    const left = inFlight;
+    await this.#settle(started);
+    const left = this.inFlight;
     // Past the deadline, what still runs is cut (bodies fail → 503); wait a
     // moment for those answers, never forever.
+    let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
-      server.shutdown(),
+      this.server!.shutdown(),
       new Promise((resolve) => {
         timer = setTimeout(resolve, left > 0 ? 1_000 : 30_000);
       }),
     ]);
     clearTimeout(timer);
-    if (listening) {
-      for (const sig of SIGNALS) Deno.removeSignalListener(sig, onSignal);
-    }
+    this.stopListening?.();
     log({
       level: left > 0 ? "warn" : "info",
       msg: left > 0
@@ -285,13 +301,30 @@ export function serveGracefully(
     });
   }
 
-  return {
-    addr: server.addr,
-    draining: draining.signal,
-    get inFlight() {
-      return inFlight;
-    },
-    finished: done.promise,
-    shutdown,
-  };
+  /**
+   * Waits until nothing is in flight and no request has come for
+   * {@linkcode QUIET_MS}, or until the deadline from `started`.
+   */
+  async #settle(started: number): Promise<void> {
+    const deadlineMs = this.#deadlineMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        this.#idle = resolve;
+        timer = setTimeout(resolve, deadlineMs);
+      });
+    }
+    clearTimeout(timer);
+    // Requests still arriving get their 503 before the listener closes
+    // (they are never in flight, so only the quiet and the deadline count).
+    for (let i = 0; i < 1000; i++) {
+      const now = performance.now();
+      const wait = Math.min(
+        this.#lastArrival + QUIET_MS - now,
+        started + deadlineMs - now,
+      );
+      if (wait <= 0) break;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }

@@ -1,22 +1,14 @@
 /**
- * The save endpoint: one request per changed field, as a Web-standard
- * handler `(req: Request, call?: EndpointCall) => Promise<Response>`.
+ * The save endpoint ({@linkcode createSaveHandler}): one request per
+ * changed field, as a Web-standard handler
+ * `(req: Request, call?: EndpointCall) => Promise<Response>`. The body's
+ * shape is checked here, its address by the front's allowlist check; the
+ * value checks are in `_value.ts`, the atomic writes in `_write.ts`.
  *
  * @module
  */
-import {
-  checkAddress,
-  type FieldAddress,
-  fieldPath,
-  formatAddress,
-} from "../../core/address.ts";
-import {
-  type FieldSpec,
-  fieldSpec,
-  fitsLimit,
-  isImageValue,
-  listLengthError,
-} from "../../core/content.ts";
+import { checkAddress, fieldPath, formatAddress } from "../../core/address.ts";
+import { fieldSpec } from "../../core/content.ts";
 import {
   type ConflictBody,
   type ListConflictBody,
@@ -25,39 +17,35 @@ import {
   Status,
   VERSION_HEADER,
 } from "../../core/wire.ts";
-import { fallbackNames } from "../../core/locale.ts";
 import {
   admitEditor,
+  allowedTarget,
   type Allowlist,
   type Authorize,
   type CanEdit,
   type Editor,
   endpoint,
   type EndpointCall,
+  type EndpointContext,
   type Handler,
   HttpError,
   json,
   type OriginOptions,
   readJsonObject,
   type ResolvedField,
-  resolveField,
   warmRequestPath,
 } from "../http/mod.ts";
-import {
-  type SanitizeOptions,
-  sanitizeRich,
-  warmSanitizer,
-} from "../sanitize/mod.ts";
+import { type SanitizeOptions, warmSanitizer } from "../sanitize/mod.ts";
 import type {
-  ContentRecord,
   ContentStore,
   ContentValue,
   DraftStore,
   PublishMode,
-  RevisionInput,
 } from "../store/mod.ts";
 import type { MediaStorage } from "../media/mod.ts";
 import { contentVersion } from "../../core/version.ts";
+import { cleanValue } from "./_value.ts";
+import { type Outcome, saveValue } from "./_write.ts";
 
 /** What {@linkcode SaveHandlerOptions.onSave} gets after a write. */
 export interface SaveEvent {
@@ -112,7 +100,7 @@ export interface SaveHandlerOptions extends OriginOptions {
   /**
    * `direct` (default): a save goes live at once. `draft`: a save writes the
    * field's draft (the store must be a {@linkcode DraftStore}); visitors
-   * keep the published value until a publish (`server/drafts/handlers.ts`).
+   * keep the published value until a publish (`server/drafts/publish.ts`).
    */
   publishMode?: PublishMode;
   /**
@@ -177,93 +165,37 @@ export interface SaveHandlerOptions extends OriginOptions {
 export function createSaveHandler(
   options: SaveHandlerOptions,
 ): Handler<EndpointCall> {
-  const { allowlist, canEdit, store, onSave } = options;
+  const { allowlist, canEdit, store } = options;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const drafts = options.publishMode === "draft" ? draftStore(store) : null;
-  const mediaBase = options.mediaBase ?? options.storage?.url("");
+  const sanitize = {
+    ...options.sanitize,
+    mediaBase: options.mediaBase ?? options.storage?.url(""),
+  };
   // Warm start: the first save need not pay for cold code paths.
   if (hasRichField(allowlist)) warmSanitizer();
   setTimeout(() => void warmRequestPath().catch(() => {}), 0);
   return endpoint<EndpointCall>("save", async (req, ctx, call) => {
     const editor = await admitEditor(req, ["PATCH", "POST"], options, call);
-    const context = call?.context;
     const input = parseSave(await readJsonObject(req, maxBodyBytes));
-    const parsed = checkAddress(
-      input.collection,
-      input.key,
-      input.field,
-      input.locale,
-    );
-    if (typeof parsed === "string") {
-      throw new HttpError(Status.BadRequest, parsed);
-    }
-    ctx.annotate?.({
-      collection: parsed.collection,
-      field: formatAddress(parsed),
-    });
-    const target = resolveField(allowlist, parsed);
-    if (typeof target === "string") {
-      throw new HttpError(Status.BadRequest, target);
-    }
+    const target = saveTarget(allowlist, input, ctx);
     const { address } = target;
-    if (canEdit && !await canEdit(req, address, editor, context)) {
+    if (canEdit && !await canEdit(req, address, editor, call?.context)) {
       throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
     }
-    const { value, removed } = await cleanValue(target, input.value, {
-      ...options.sanitize,
-      mediaBase,
-    });
-    const into = drafts ?? store;
-    const base = await untranslatedList(
-      into,
-      drafts !== null,
+    const { value, removed } = await cleanValue(target, input.value, sanitize);
+    const outcome = await saveValue({
+      store: drafts ?? store,
+      draft: drafts !== null,
       allowlist,
       target,
-    );
-    const outcome = base === undefined
-      ? await write(
-        into,
-        drafts !== null,
-        address,
-        target,
-        value,
-        input.version,
-        {
-          field: fieldPath(address),
-          editor: editor.name,
-        },
-      )
-      : await translateList(
-        into,
-        drafts !== null,
-        target,
-        base,
-        value as string,
-        input.version,
-        editor.name,
-      );
-    if (outcome === "missing") {
-      throw new HttpError(Status.BadRequest, "List item does not exist");
-    }
-    if (outcome !== "written") {
-      // A list item's or field's text; a whole list's items.
-      const conflict = {
-        error: "conflict",
-        value: outcome.current,
-        version: contentVersion(outcome.current),
-      } as ConflictBody | ListConflictBody;
-      return json(Status.Conflict, conflict);
-    }
-    if (onSave) {
-      const { collection, key } = input;
-      // As stored: the locale in it (`title@de`), so listeners tell locales apart.
-      const field = fieldPath(address);
-      try {
-        await onSave({ collection, key, field, value, editor });
-      } catch (err) {
-        console.error("cms: onSave failed", err);
-      }
-    }
+      value,
+      version: input.version,
+      editor: editor.name,
+    });
+    if (outcome !== "written") return refusal(outcome);
+    // As stored: the locale in it (`title@de`), so listeners tell locales apart.
+    await notifySave(options, input, fieldPath(address), value, editor);
     return new Response(null, {
       status: Status.NoContent,
       headers: {
@@ -272,6 +204,65 @@ export function createSaveHandler(
       },
     });
   });
+}
+
+/**
+ * The field a save names, by the address grammar (`core/address.ts`) and
+ * then the front's allowlist check: 400 with the reason otherwise. A
+ * grammatical address is named in the request's log line either way.
+ */
+function saveTarget(
+  allowlist: Allowlist,
+  input: SaveBody,
+  ctx: EndpointContext,
+): ResolvedField {
+  const parsed = checkAddress(
+    input.collection,
+    input.key,
+    input.field,
+    input.locale,
+  );
+  if (typeof parsed !== "string") {
+    ctx.annotate?.({
+      collection: parsed.collection,
+      field: formatAddress(parsed),
+    });
+  }
+  return allowedTarget(allowlist, parsed);
+}
+
+/**
+ * A write that did not happen as a refusal: 400 for a missing list item,
+ * 409 {@linkcode ConflictBody} (a list item's or field's text, or a whole
+ * list's items) when the stored value is not the version the editor saw.
+ */
+function refusal(outcome: Exclude<Outcome, "written">): Response {
+  if (outcome === "missing") {
+    throw new HttpError(Status.BadRequest, "List item does not exist");
+  }
+  const conflict = {
+    error: "conflict",
+    value: outcome.current,
+    version: contentVersion(outcome.current),
+  } as ConflictBody | ListConflictBody;
+  return json(Status.Conflict, conflict);
+}
+
+/** Runs `onSave`, if any; an error it throws is logged, never answered. */
+async function notifySave(
+  options: SaveHandlerOptions,
+  input: SaveBody,
+  field: string,
+  value: ContentValue,
+  editor: Editor,
+): Promise<void> {
+  if (!options.onSave) return;
+  const { collection, key } = input;
+  try {
+    await options.onSave({ collection, key, field, value, editor });
+  } catch (err) {
+    console.error("cms: onSave failed", err);
+  }
 }
 
 /** Checks the body's shape; throws 400 with a reason. */
@@ -292,171 +283,6 @@ function parseSave(data: Record<string, unknown>): SaveBody {
     throw new HttpError(Status.BadRequest, "Invalid version");
   }
   return { collection, key, field, value, version, locale } as SaveBody;
-}
-
-/**
- * The string to store and how many things the sanitizer removed from it;
- * throws 400 when `value` is not acceptable.
- */
-async function cleanValue(
-  target: ResolvedField,
-  value: unknown,
-  sanitize: SanitizeOptions,
-): Promise<{ value: ContentValue; removed: number }> {
-  if (target.kind === "list" && target.index === undefined) {
-    return { value: cleanList(target.spec, value), removed: 0 };
-  }
-  const { kind, spec } = target;
-  let clean: string | undefined;
-  let removed = 0;
-  if (typeof value === "string") {
-    if (value.isWellFormed()) {
-      if (kind === "rich") {
-        ({ html: clean, removed } = await sanitizeRich(value, sanitize));
-      } else if (kind !== "image" || isImageValue(value)) clean = value;
-    }
-  } else if (kind !== "rich" && kind !== "image") {
-    if (typeof value === "boolean") clean = String(value);
-    if (typeof value === "number" && Number.isFinite(value)) {
-      clean = String(value);
-    }
-  }
-  if (clean === undefined) {
-    throw new HttpError(
-      Status.BadRequest,
-      kind === "image" ? "Invalid image URL" : "Invalid value",
-    );
-  }
-  if (!fitsLimit(spec, clean)) {
-    throw new HttpError(
-      Status.BadRequest,
-      `Value too long (limit ${spec.maxLength} characters)`,
-    );
-  }
-  return { value: clean, removed };
-}
-
-/**
- * A whole list's items as stored; throws 400 when it is not a list of
- * texts, its length is outside `min`..`max`, or an item fails its checks.
- */
-function cleanList(spec: FieldSpec, value: unknown): string[] {
-  if (!Array.isArray(value)) {
-    throw new HttpError(Status.BadRequest, "List value must be an array");
-  }
-  const tooMany = listLengthError(spec, value.length);
-  if (tooMany) throw new HttpError(Status.BadRequest, tooMany);
-  const item = spec.item!;
-  for (const [i, text] of value.entries()) {
-    if (typeof text !== "string" || !text.isWellFormed()) {
-      throw new HttpError(Status.BadRequest, `Invalid list item ${i}`);
-    }
-    if (!fitsLimit(item, text)) {
-      throw new HttpError(
-        Status.BadRequest,
-        `List item ${i} too long (limit ${item.maxLength} characters)`,
-      );
-    }
-  }
-  return value;
-}
-
-/** What a write decided: written, a conflict, or a missing list item. */
-type Outcome = "written" | "missing" | { current: ContentValue };
-
-/**
- * One atomic read-modify-write of the record, with the field's new revision
- * in the same operation (a history store); nothing partial is stored.
- */
-async function write(
-  store: ContentStore,
-  draft: boolean,
-  address: FieldAddress,
-  target: ResolvedField,
-  value: ContentValue,
-  version: string | undefined,
-  revision: RevisionInput,
-): Promise<Outcome> {
-  let outcome: Outcome = "missing";
-  const mutate = (current: ContentRecord | null) => {
-    const result = apply(current, target, value, version);
-    outcome = result.outcome;
-    return result.record;
-  };
-  // A draft store given here means draft mode: the save is the field's
-  // draft, checked against the value the editor sees (the draft, if any).
-  if (draft) {
-    await (store as DraftStore).updateDraft(
-      address.collection,
-      address.key,
-      mutate,
-      revision,
-    );
-  } else await store.update(address.collection, address.key, mutate, revision);
-  return outcome;
-}
-
-/**
- * For an item of a list in a locale that has no list of its own yet: the
- * list it reads now (its first fallback's), from which the edit makes the
- * locale's list. `undefined` for every other write.
- */
-async function untranslatedList(
-  store: ContentStore,
-  draft: boolean,
-  allowlist: Allowlist,
-  target: ResolvedField,
-): Promise<string[] | undefined> {
-  if (target.index === undefined) return undefined;
-  const names = fallbackNames(allowlist, target.address);
-  if (names.length === 0) return undefined;
-  const { collection, key } = target.address;
-  const record = draft
-    ? await (store as DraftStore).getDrafted(collection, key)
-    : await store.get(collection, key);
-  if (!record || Object.hasOwn(record, target.name)) return undefined;
-  const from = names.find((name) => Array.isArray(record[name]));
-  return from === undefined ? undefined : [...record[from] as string[]];
-}
-
-/**
- * Writes item `target.index` of a list the locale reads from a fallback
- * (`base`) as the locale's own whole list, with the item changed: one
- * atomic write of the list (its revision and draft are the whole list's).
- * `version` is checked against the item the editor saw; when another save
- * made the locale's list in between, it is a conflict.
- */
-async function translateList(
-  store: ContentStore,
-  draft: boolean,
-  target: ResolvedField,
-  base: string[],
-  value: string,
-  version: string | undefined,
-  editor: string,
-): Promise<Outcome> {
-  const index = target.index!;
-  if (index >= base.length) return "missing";
-  if (version !== undefined && contentVersion(base[index]) !== version) {
-    return { current: base[index] };
-  }
-  const whole: ResolvedField = { ...target, index: undefined };
-  const list = base.with(index, value);
-  let outcome: Outcome = "written";
-  const mutate = (current: ContentRecord | null) => {
-    const mine = current?.[target.name];
-    if (current && Object.hasOwn(current, target.name)) {
-      outcome = { current: Array.isArray(mine) ? mine[index] ?? "" : mine! };
-      return null;
-    }
-    return apply(current, whole, list, undefined).record;
-  };
-  const { collection, key } = target.address;
-  const revision = { field: target.name, editor };
-  if (draft) {
-    await (store as DraftStore).updateDraft(collection, key, mutate, revision);
-  } else await store.update(collection, key, mutate, revision);
-  return outcome;
 }
 
 /**
@@ -481,35 +307,6 @@ export function draftStore(store: ContentStore): DraftStore {
     );
   }
   return store as DraftStore;
-}
-
-/** The pure read-modify-write step run inside `store.update`. */
-function apply(
-  current: ContentRecord | null,
-  target: ResolvedField,
-  value: ContentValue,
-  version: string | undefined,
-): { outcome: Outcome; record: ContentRecord | null } {
-  const stored: ContentValue | undefined =
-    current && Object.hasOwn(current, target.name)
-      ? current[target.name]
-      : undefined;
-  let previous: ContentValue | undefined = stored;
-  let next: ContentValue = value;
-  if (target.index !== undefined) {
-    if (!Array.isArray(stored) || target.index >= stored.length) {
-      return { outcome: "missing", record: null };
-    }
-    previous = stored[target.index];
-    next = stored.with(target.index, value as string);
-  }
-  if (
-    version !== undefined && previous !== undefined &&
-    contentVersion(previous) !== version
-  ) {
-    return { outcome: { current: previous }, record: null };
-  }
-  return { outcome: "written", record: { ...current, [target.name]: next } };
 }
 
 /** Whether the allowlist declares a rich field (so the sanitizer will run). */

@@ -30,7 +30,7 @@ import {
   createDiscardHandler,
   createDraftsHandler,
   createPublishHandler,
-} from "../../server/drafts/handlers.ts";
+} from "../../server/drafts/mod.ts";
 import { createSaveHandler } from "../../server/save/handler.ts";
 import { MemoryContentStore } from "../../server/store/memory.ts";
 import type { DraftStore, PublishMode } from "../../server/store/types.ts";

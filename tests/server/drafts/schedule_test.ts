@@ -10,7 +10,7 @@ import {
   createPublishHandler,
   createScheduleHandler,
   type DraftHandlerOptions,
-} from "../../../server/drafts/handlers.ts";
+} from "../../../server/drafts/mod.ts";
 import { Scheduler } from "../../../server/drafts/scheduler.ts";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
 import { KvContentStore } from "../../../server/store/kv/mod.ts";

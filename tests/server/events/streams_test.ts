@@ -12,7 +12,7 @@ import { createSaveHandler } from "../../../server/save/handler.ts";
 import {
   createDiscardHandler,
   createPublishHandler,
-} from "../../../server/drafts/handlers.ts";
+} from "../../../server/drafts/mod.ts";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
 import { Scheduler } from "../../../server/drafts/scheduler.ts";
 import { defineContent, list } from "../../../core/content.ts";

@@ -1,6 +1,6 @@
 /**
  * Uploads under pressure: idle-read timeout, total deadline scaled to the
- * size, and the memory budget for bodies in flight (issue 12, item 4).
+ * size, and the memory budget for bodies in flight.
  */
 import assert from "node:assert/strict";
 import {

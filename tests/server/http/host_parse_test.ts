@@ -1,7 +1,7 @@
 /**
  * Every handler parses what the client sent totally: a malformed `Host` or
  * request target over real HTTP (where `req.url` is built from the Host
- * header) is a 4xx, logged as one JSON record, never a 500 (issue 19).
+ * header) is a 4xx, logged as one JSON record, never a 500.
  */
 import assert from "node:assert/strict";
 import { createHistoryHandler } from "../../../server/history/handler.ts";
@@ -21,7 +21,7 @@ import {
   createDiscardHandler,
   createDraftsHandler,
   createPublishHandler,
-} from "../../../server/drafts/handlers.ts";
+} from "../../../server/drafts/mod.ts";
 import { createSaveHandler, draftStore } from "../../../server/save/handler.ts";
 import {
   createLivenessHandler,

@@ -1,5 +1,5 @@
 /**
- * Lists that grow (issue 20), server side: whole-list writes through the
+ * Lists that grow, server side: whole-list writes through the
  * save endpoint (limits, item checks, conflicts on the whole list's
  * version, history and restore, drafts and publish) on the memory, KV and
  * PostgreSQL stores, beside per-item saves that keep working.

@@ -1,0 +1,91 @@
+/**
+ * The publish endpoint (`POST /api/cms/publish`): publishes drafts, all or
+ * none; with `at`, schedules the publish instead (`schedule.ts`).
+ *
+ * @module
+ */
+import { storedAddress } from "../../core/address.ts";
+import {
+  type PublishAnswer,
+  type PublishConflictBody,
+  Status,
+} from "../../core/wire.ts";
+import { type EndpointCall, type Handler, json } from "../http/mod.ts";
+import {
+  draftEndpoint,
+  type DraftHandlerOptions,
+  publishRefs,
+  readDraftBody,
+} from "./_shared.ts";
+import { schedulePublish } from "./schedule.ts";
+
+/**
+ * `POST` JSON `{"fields": [ADDRESS, …], "versions": {ADDRESS: VERSION}}`
+ * publishes those fields' drafts; without `fields`, every draft the editor
+ * may edit, or with `{"locale": "de"}` every such draft of that locale's
+ * values (shared fields' drafts go only with a publish of all). All or
+ * none, in one atomic store operation; each field gets a revision marked
+ * published.
+ *
+ * - 200 {@linkcode PublishAnswer}: the addresses that went public (fields
+ *   without a draft are left out).
+ * - 409 {@linkcode PublishConflictBody}: a field's draft is not the
+ *   `versions` entry the editor sent (another editor changed it); nothing
+ *   was published.
+ * - 400: malformed JSON, `fields` not a list of allowlisted addresses (at
+ *   most 1000), `versions` not an object of strings, an undeclared
+ *   `locale`, or `locale` with `fields`; 403 without a session,
+ *   from another site, or when `canEdit` refuses a named field; 405 for
+ *   other methods; 413 for a publish too large for the store.
+ *
+ * @example
+ * ```ts
+ * import { createPublishHandler, MemoryContentStore } from "@inplace/cms";
+ * // The editor of the request's session in YOUR session store, or null.
+ * declare function editorOf(req: Request): Promise<{ name: string } | null>;
+ * const publish = createPublishHandler({
+ *   authorize: (req) => editorOf(req), // your session lookup
+ *   allowlist: { pages: { title: "plain", body: "rich" } },
+ *   store: new MemoryContentStore(),
+ * });
+ * ```
+ */
+export function createPublishHandler(
+  options: DraftHandlerOptions,
+): Handler<EndpointCall> {
+  return draftEndpoint(
+    "publish",
+    options,
+    ["POST"],
+    async (req, editor, call) => {
+      const body = await readDraftBody(req);
+      if (body.at !== undefined) {
+        return await schedulePublish(options, req, editor, call, body);
+      }
+      const refs = await publishRefs(options, req, editor, call, body);
+      const result = await options.store.publish(refs, editor.name);
+      if (result.conflicts.length) {
+        const conflict: PublishConflictBody = {
+          error: "conflict",
+          conflicts: result.conflicts.map((c) => ({
+            field: storedAddress(c),
+            value: c.value,
+            version: c.version,
+          })),
+        };
+        return json(Status.Conflict, conflict);
+      }
+      if (options.onPublish && result.published.length) {
+        try {
+          await options.onPublish(result.published, editor);
+        } catch (err) {
+          console.error("cms: onPublish failed", err);
+        }
+      }
+      const answer: PublishAnswer = {
+        published: result.published.map(storedAddress),
+      };
+      return json(Status.OK, answer);
+    },
+  );
+}
