@@ -137,7 +137,6 @@ export class EditorEvents {
   /** `GET ?page=PATH` → the stream; `POST` {@linkcode PresenceBody} → 204. */
   readonly handler: Handler<EndpointCall>;
   readonly #options: EditorEventsOptions;
-  readonly #heartbeatMs: number;
   readonly #registry: StreamRegistry;
   readonly #board: PresenceBoard;
   readonly #replay: ReplayBuffer;
@@ -152,7 +151,7 @@ export class EditorEvents {
   constructor(options: EditorEventsOptions) {
     this.#options = options;
     this.#link = new BusLink(options.bus ?? new MemoryEventBus());
-    this.#heartbeatMs = options.heartbeatMs ?? 15_000;
+    const heartbeatMs = options.heartbeatMs ?? 15_000;
     this.#registry = new StreamRegistry({
       maxStreams: options.maxStreams ?? 1000,
       perSession: options.maxStreamsPerSession ?? 8,
@@ -164,9 +163,9 @@ export class EditorEvents {
       })
     );
     this.#replay = new ReplayBuffer(options);
-    this.#heartbeat = new Heartbeat(this.#heartbeatMs, {
+    this.#heartbeat = new Heartbeat(heartbeatMs, {
       // Presence not refreshed for 1.5 heartbeats is gone.
-      quarter: (now) => this.#board.expire(now, this.#heartbeatMs * 1.5),
+      quarter: (now) => this.#board.expire(now, heartbeatMs * 1.5),
       beat: () => this.#beat(),
     });
     this.handler = endpoint<EndpointCall>("events", async (req, _ctx, call) => {
