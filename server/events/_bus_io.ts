@@ -1,0 +1,222 @@
+/**
+ * Bus I/O of the editor event stream: what one instance publishes on the
+ * {@linkcode EventBus} (saves, publishes, schedules, discards, presence;
+ * addresses and names only, in chunks that keep every message small) and
+ * what a received message means as content events, with values read from
+ * this instance's own store.
+ *
+ * @module
+ */
+import { parseAddress, storedAddress } from "../../core/address.ts";
+import type { SavedEventData, ScheduleEventData } from "../../core/wire.ts";
+import { contentVersion } from "../../core/version.ts";
+import { type Allowlist, type Editor, resolveField } from "../http/mod.ts";
+import type { SaveEvent } from "../save/mod.ts";
+import type {
+  ContentStore,
+  ContentValue,
+  Draft,
+  DraftStore,
+  PublishMode,
+  ScheduleFiring,
+} from "../store/mod.ts";
+import type { BusMessage, EventBus, PresenceMessage } from "./bus.ts";
+import { allowlisted } from "./_access.ts";
+import type { Stream } from "./_registry.ts";
+import { byteSize, type ContentEvent } from "./_replay.ts";
+
+/** Longest name sent over the bus (keeps messages small). */
+const MAX_NAME = 100;
+/** Most field addresses in one message (keeps `NOTIFY` payloads small). */
+const CHUNK = 20;
+
+/**
+ * One instance's link to the bus: publishes what happened here, and
+ * delivers every message (this instance's own too) to one listener.
+ *
+ * @example
+ * ```ts
+ * import { BusLink } from "./_bus_io.ts";
+ * import { MemoryEventBus } from "./bus.ts";
+ * const link = new BusLink(new MemoryEventBus());
+ * await link.listen((m) => console.log(m.type));
+ * await link.drafts();
+ * link.stop();
+ * ```
+ */
+export class BusLink {
+  readonly #bus: EventBus;
+  #unsubscribe: (() => void) | null = null;
+
+  /** A link over `bus`. */
+  constructor(bus: EventBus) {
+    this.#bus = bus;
+  }
+
+  /** Subscribes `listener`; resolves once it is subscribed. */
+  async listen(listener: (message: BusMessage) => void): Promise<void> {
+    this.#unsubscribe = await this.#bus.subscribe(listener);
+  }
+
+  /** Unsubscribes (when subscribed). */
+  stop(): void {
+    this.#unsubscribe?.();
+  }
+
+  /**
+   * Announces a saved field. Not awaited: a save's answer never waits for
+   * the bus (a failure is logged; the save stands either way, as with any
+   * `onSave` error).
+   */
+  saved(event: SaveEvent): void {
+    this.#bus.publish({
+      type: "saved",
+      field: storedAddress(event),
+      by: clip(event.editor.name),
+    }).catch((err) => console.error("cms: event not sent", err));
+  }
+
+  /** Announces drafts that went live, {@linkcode CHUNK} addresses a message. */
+  async published(published: Draft[], editor: Editor): Promise<void> {
+    const fields = published.map(storedAddress);
+    for (let i = 0; i < fields.length; i += CHUNK) {
+      await this.#bus.publish({
+        type: "published",
+        fields: fields.slice(i, i + CHUNK),
+        by: clip(editor.name),
+      });
+    }
+  }
+
+  /** Announces a schedule's firing (one message even without fields). */
+  async schedule(firing: ScheduleFiring): Promise<void> {
+    const { schedule, failed } = firing;
+    const fields = schedule.fields.map(storedAddress);
+    for (let i = 0; i < Math.max(fields.length, 1); i += CHUNK) {
+      await this.#bus.publish({
+        type: "schedule",
+        id: schedule.id,
+        fields: fields.slice(i, i + CHUNK),
+        failed: !!failed,
+      });
+    }
+  }
+
+  /** Announces that the set of drafts changed. */
+  async drafts(): Promise<void> {
+    await this.#bus.publish({ type: "drafts" });
+  }
+
+  /** Announces a stream's presence (or, with `gone`, its end). */
+  async presence(stream: Stream, gone = false): Promise<void> {
+    const { editor } = stream;
+    await this.#bus.publish({
+      type: "presence",
+      stream: stream.id,
+      page: stream.page,
+      editor: clip(String(editor.id ?? editor.name)),
+      name: clip(editor.name),
+      focus: stream.focus,
+      dirty: stream.dirty,
+      ...(gone ? { gone } : {}),
+    });
+  }
+}
+
+/** Where a received message's values and drafts are read from. */
+export interface ReadOptions {
+  /** The save endpoint's allowlist. */
+  allowlist: Allowlist;
+  /** This instance's store. */
+  store: ContentStore;
+  /** `draft`: values with drafts over them, and `drafts` events. */
+  publishMode?: PublishMode;
+}
+
+/**
+ * The content events a bus message means here, in order: `saved` (with the
+ * value read now; nothing when it cannot be read), `published`, `schedule`;
+ * then in draft mode, after a save, a publish or a discard, `drafts` with
+ * what is drafted now. Lazy: each event is read after the one before it was
+ * taken, so the drafts are read after the publish went out.
+ *
+ * @example
+ * ```ts
+ * import { contentEvents } from "./_bus_io.ts";
+ * import { MemoryContentStore } from "../store/mod.ts";
+ * const options = {
+ *   allowlist: { pages: { title: "plain" as const } },
+ *   store: new MemoryContentStore(),
+ * };
+ * const message = { type: "published" as const, fields: ["pages:home:title"], by: "Ada" };
+ * for await (const event of contentEvents(message, options)) console.log(event.name);
+ * ```
+ */
+export async function* contentEvents(
+  message: Exclude<BusMessage, PresenceMessage>,
+  options: ReadOptions,
+): AsyncGenerator<ContentEvent> {
+  if (message.type === "saved") {
+    const value = await readField(options, message.field);
+    if (value === undefined) return;
+    const data: SavedEventData = {
+      field: message.field,
+      value,
+      version: contentVersion(value),
+      by: message.by,
+    };
+    yield {
+      name: "saved",
+      fields: [message.field],
+      data,
+      bytes: byteSize(value),
+    };
+  } else if (message.type === "published") {
+    const fields = message.fields.filter((f) =>
+      allowlisted(options.allowlist, f)
+    );
+    yield {
+      name: "published",
+      fields,
+      data: { fields, by: message.by },
+      bytes: 0,
+    };
+  } else if (message.type === "schedule") {
+    const fields = message.fields.filter((f) =>
+      allowlisted(options.allowlist, f)
+    );
+    const { id, failed } = message;
+    // What it published comes as `published` (and then `drafts`).
+    const data: ScheduleEventData = { id, fields, failed };
+    yield { name: "schedule", fields, data, bytes: 0 };
+    return;
+  }
+  const store = options.store as Partial<DraftStore>;
+  if (options.publishMode === "draft" && typeof store.drafts === "function") {
+    const fields = (await store.drafts()).map(storedAddress);
+    yield { name: "drafts", fields, data: { fields }, bytes: 0 };
+  }
+}
+
+/** The value of `field` now (with drafts over it in draft mode). */
+async function readField(
+  options: ReadOptions,
+  field: string,
+): Promise<ContentValue | undefined> {
+  const address = parseAddress(field);
+  if (typeof address === "string") return undefined;
+  const target = resolveField(options.allowlist, address);
+  if (typeof target === "string") return undefined;
+  const store = options.store as Partial<DraftStore> & ContentStore;
+  const record = options.publishMode === "draft" && store.getDrafted
+    ? await store.getDrafted(address.collection, address.key)
+    : await store.get(address.collection, address.key);
+  const value = record?.[target.name];
+  if (target.index === undefined) return value;
+  return Array.isArray(value) ? value[target.index] : undefined;
+}
+
+/** A name cut to {@linkcode MAX_NAME} characters. */
+function clip(name: string): string {
+  return name.length > MAX_NAME ? name.slice(0, MAX_NAME) : name;
+}
