@@ -1,9 +1,9 @@
 /**
  * The marker attributes of a localized field, rendered by the server (the
  * Fresh components) and read by the browser's locale chunk
- * (`client/locales.ts`). Their own module, not `wire.ts`: the session chunk
- * imports `wire.ts` too, and a module both import becomes a chunk of its
- * own that every page would fetch.
+ * (`client/locales.ts`). Their own module, not the protocol's
+ * (`protocol/`): the session chunk imports the protocol too, and a module
+ * both import becomes a chunk of its own that every page would fetch.
  *
  * @module
  */

@@ -44,8 +44,51 @@ export {
   shared,
   type TextLimits,
 } from "./content.ts";
-export { localizeAddress, readLocale, storedName } from "./locale.ts";
-export * from "./wire.ts";
+export {
+  localizeAddress,
+  type LocalizedRecord,
+  readLocale,
+  storedName,
+} from "./locale.ts";
+export {
+  type ConflictBody,
+  type DiscardBody,
+  type DraftsEventData,
+  type DraftsListing,
+  ERROR_CONTENT_TYPE,
+  type ErrorBody,
+  type HistoryListing,
+  type ListConflictBody,
+  type ListSaveBody,
+  type MediaAnswer,
+  type MediaLibraryItem,
+  type MediaLibraryPage,
+  type MediaVariant,
+  type PresenceBody,
+  type PresenceEntry,
+  type PresenceEventData,
+  type PreviewAnswer,
+  type PreviewBody,
+  type PublishAnswer,
+  type PublishBody,
+  type PublishConflictBody,
+  type PublishedEventData,
+  REMOVED_HEADER,
+  type RestoreBody,
+  type RevisionBody,
+  type RevisionSummary,
+  type SaveBody,
+  type SavedEventData,
+  type ScheduleAnswer,
+  SCHEDULED,
+  type ScheduleEntry,
+  type ScheduleEventData,
+  type ScheduleListing,
+  Status,
+  type StatusCode,
+  type StatusCodes,
+  VERSION_HEADER,
+} from "./protocol/mod.ts";
 export { FALLBACK_ATTRIBUTE, LOCALE_ATTRIBUTE } from "./locale_markers.ts";
 export {
   type AttributeHookEvent,

@@ -1,5 +1,5 @@
 /**
- * The sanitizer policy of `core/sanitizer.ts` without DOMPurify: the
+ * The sanitizer policy of `core/sanitizer_policy.ts` without DOMPurify: the
  * browser's rebuild of a clean tree (the server keeps DOMPurify on jsdom;
  * both give the same string and the same removed count).
  *
@@ -34,18 +34,19 @@
  */
 
 import {
-  elementRule,
   flattenUnwrapped,
+  outsideBody,
+  protectPreNewline,
+} from "./sanitizer_dom.ts";
+import {
+  elementRule,
   isAllowedAttribute,
   isAllowedImage,
   isBoundaryTag,
   LINK_REL,
-  outsideBody,
-  protectPreNewline,
-  type SanitizeResult,
-  type SanitizerOptions,
   URI_GATE,
-} from "./sanitizer.ts";
+} from "./sanitizer_policy.ts";
+import type { SanitizeResult, SanitizerOptions } from "./sanitizer.ts";
 
 /** Parses HTML into an inert document, e.g. with `DOMParser`. */
 export type ParseHtml = (html: string) => Document;
