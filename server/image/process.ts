@@ -121,27 +121,7 @@ export async function processImage(
   options: ProcessOptions,
   signal?: AbortSignal,
 ): Promise<PreparedImage> {
-  const deadline = performance.now() + options.timeoutMs;
-  /** Runs one sharp step with the time that is left as its timeout. */
-  const step = async <T>(
-    make: () => Pipeline,
-    finish: (p: Pipeline) => Promise<T>,
-  ) => {
-    signal?.throwIfAborted();
-    const left = deadline - performance.now();
-    if (left <= 0) throw tooSlow(options.timeoutMs);
-    const seconds = Math.max(1, Math.ceil(left / 1000));
-    try {
-      return await finish(make().timeout({ seconds }));
-    } catch (err) {
-      signal?.throwIfAborted();
-      // libvips cut short by the timeout may report it as a read error
-      // ("bad seek"): past the deadline, the time limit is the reason.
-      const timedOut = performance.now() >= deadline ||
-        /^timeout/i.test(err instanceof Error ? err.message : "");
-      throw timedOut ? tooSlow(options.timeoutMs) : refused(err);
-    }
-  };
+  const step = stepper(options.timeoutMs, signal);
   const meta = await step(
     () => sharp(bytes, { animated: true, failOn: "warning" }),
     (p) => p.metadata(),
@@ -169,29 +149,13 @@ export async function processImage(
       options.formats.map((f): [string, string, number] => [f, `image/${f}`, w])
     ),
   ];
-
-  // A still image is decoded once; every output starts from its pixels.
-  let source: () => Pipeline;
-  let decoded: { width: number; height: number } | undefined;
-  if (animated) {
-    source = () =>
-      sharp(bytes, {
-        animated,
-        failOn: "warning",
-        limitInputPixels: options.maxPixels,
-      });
-  } else {
-    const out = await step(
-      () =>
-        sharp(bytes, { failOn: "warning", limitInputPixels: options.maxPixels })
-          .autoOrient(),
-      (p) => p.raw().toBuffer({ resolveWithObject: true }),
-    );
-    const { width, height, channels } = out.info;
-    decoded = { width, height };
-    source = () => sharp(out.data, { raw: { width, height, channels } });
-  }
-
+  const { source, decoded } = await decode(
+    sharp,
+    bytes,
+    animated,
+    options.maxPixels,
+    step,
+  );
   const outputs: ImageFile[] = [];
   for (const [format, mime, resize] of wanted) {
     if (!resize && decoded && mime === "image/avif") {
@@ -207,27 +171,105 @@ export async function processImage(
         const scale = (resize ?? width) / width;
         const pixels = meta.width * frameHeight * frames * scale * scale;
         return encoder(p, format, pixels, resize !== undefined);
-      }, async (p) => {
-        const out = await p.toBuffer({ resolveWithObject: true });
-        const pages = (out.info as { pages?: number }).pages ?? frames;
-        return {
-          bytes: new Uint8Array(
-            out.data.buffer,
-            out.data.byteOffset,
-            out.data.length,
-          ),
-          type: mime,
-          ext: mime === "image/jpeg" ? "jpg" : mime.slice(6),
-          width: out.info.width,
-          height: animated
-            ? Math.round(out.info.height / pages)
-            : out.info.height,
-        };
-      }),
+      }, (p) => encoded(p, mime, animated, frames)),
     );
   }
   const [original, ...variants] = outputs;
   return { original, variants, processed: true };
+}
+
+/** Runs one sharp step: `make` the pipeline, then `finish` it. */
+type Step = <T>(
+  make: () => Pipeline,
+  finish: (p: Pipeline) => Promise<T>,
+) => Promise<T>;
+
+/**
+ * The steps of one image: each runs with the time left until `timeoutMs`
+ * from now as its timeout, after checking `signal`. A step past the
+ * deadline is a 422 for the time limit, any other failure the decoder's.
+ */
+function stepper(timeoutMs: number, signal?: AbortSignal): Step {
+  const deadline = performance.now() + timeoutMs;
+  return async <T>(
+    make: () => Pipeline,
+    finish: (p: Pipeline) => Promise<T>,
+  ) => {
+    signal?.throwIfAborted();
+    const left = deadline - performance.now();
+    if (left <= 0) throw tooSlow(timeoutMs);
+    const seconds = Math.max(1, Math.ceil(left / 1000));
+    try {
+      return await finish(make().timeout({ seconds }));
+    } catch (err) {
+      signal?.throwIfAborted();
+      // libvips cut short by the timeout may report it as a read error
+      // ("bad seek"): past the deadline, the time limit is the reason.
+      const timedOut = performance.now() >= deadline ||
+        /^timeout/i.test(err instanceof Error ? err.message : "");
+      throw timedOut ? tooSlow(timeoutMs) : refused(err);
+    }
+  };
+}
+
+/**
+ * Where every output starts: a still image is decoded once (oriented) and
+ * each output starts from its raw pixels, whose size is `decoded`; an
+ * animation is decoded again for each output.
+ */
+async function decode(
+  sharp: Sharp,
+  bytes: Uint8Array,
+  animated: boolean,
+  maxPixels: number,
+  step: Step,
+): Promise<{
+  source: () => Pipeline;
+  decoded?: { width: number; height: number };
+}> {
+  if (animated) {
+    return {
+      source: () =>
+        sharp(bytes, {
+          animated,
+          failOn: "warning",
+          limitInputPixels: maxPixels,
+        }),
+    };
+  }
+  const out = await step(
+    () =>
+      sharp(bytes, { failOn: "warning", limitInputPixels: maxPixels })
+        .autoOrient(),
+    (p) => p.raw().toBuffer({ resolveWithObject: true }),
+  );
+  const { width, height, channels } = out.info;
+  return {
+    source: () => sharp(out.data, { raw: { width, height, channels } }),
+    decoded: { width, height },
+  };
+}
+
+/** Runs an encoding pipeline: the output as an {@linkcode ImageFile}. */
+async function encoded(
+  p: Pipeline,
+  mime: string,
+  animated: boolean,
+  frames: number,
+): Promise<ImageFile> {
+  const out = await p.toBuffer({ resolveWithObject: true });
+  const pages = (out.info as { pages?: number }).pages ?? frames;
+  return {
+    bytes: new Uint8Array(
+      out.data.buffer,
+      out.data.byteOffset,
+      out.data.length,
+    ),
+    type: mime,
+    ext: mime === "image/jpeg" ? "jpg" : mime.slice(6),
+    width: out.info.width,
+    height: animated ? Math.round(out.info.height / pages) : out.info.height,
+  };
 }
 
 /**

@@ -14,12 +14,13 @@ export {
 export {
   collectMedia,
   type CollectMediaOptions,
-  createMediaLibraryHandler,
   type MediaGcReport,
+} from "./gc.ts";
+export {
+  createMediaLibraryHandler,
   type MediaLibraryHandlerOptions,
-  type MediaScanOptions,
-  type Upload,
 } from "./library.ts";
+export { type MediaScanOptions, type Upload } from "./_scan.ts";
 export {
   LocalMediaStorage,
   type LocalMediaStorageOptions,

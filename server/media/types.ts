@@ -22,7 +22,7 @@ export interface MediaStorage {
   check?(): Promise<void>;
 }
 
-/** One stored media object, as a listing gives it (issue 23). */
+/** One stored media object, as a listing gives it. */
 export interface MediaObjectInfo {
   /** Its storage key. */
   key: string;

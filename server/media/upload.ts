@@ -26,7 +26,7 @@ import { storeImage } from "./variants.ts";
 import type { ContentStore } from "../store/mod.ts";
 import type { MediaStorage } from "./types.ts";
 import { errorFacts, log } from "../ops/mod.ts";
-import { cleanFileName, recordUpload } from "./library.ts";
+import { cleanFileName, recordUpload } from "./_uploads.ts";
 
 /** The 200 answer of the media endpoint (declared in `core/wire.ts`). */
 export type MediaObject = MediaAnswer;
@@ -138,7 +138,8 @@ export function createMediaHandler(
 
     // 3. Store: only what passed every check above, all or nothing.
     const answer = await storeImage(storage, keyOf(info), prepared);
-    // 4. The media library's record (issue 23); the upload stands without.
+    // 4. The media library's record (who uploaded it, the file's name); the
+    //    upload stands without it.
     if (options.uploads) {
       const name = cleanFileName(req.headers.get("X-File-Name"));
       await recordUpload(options.uploads, answer.key, editor.name, name)

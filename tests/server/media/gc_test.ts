@@ -8,12 +8,9 @@
  * searches (file name, alt text) and pages.
  */
 import assert from "node:assert/strict";
-import {
-  cleanFileName,
-  collectMedia,
-  createMediaLibraryHandler,
-  recordUpload,
-} from "../../../server/media/library.ts";
+import { collectMedia } from "../../../server/media/gc.ts";
+import { createMediaLibraryHandler } from "../../../server/media/library.ts";
+import { cleanFileName, recordUpload } from "../../../server/media/_uploads.ts";
 import { createMediaHandler } from "../../../server/media/upload.ts";
 import { MemoryMediaStorage } from "../../../server/media/memory.ts";
 import { LocalMediaStorage } from "../../../server/media/local.ts";

@@ -1,0 +1,68 @@
+/**
+ * The upload records: who uploaded a key and the file's name as sent, one
+ * record per upload in the content store, written by the media endpoint
+ * and read by the media library's scan.
+ *
+ * @module
+ */
+import type { ContentStore } from "../store/mod.ts";
+
+/**
+ * The collection of upload records in the content store: one record per
+ * upload key, `{editor, name, at}`, written by the media endpoint when it
+ * is given `uploads` (see `MediaHandlerOptions`). Not content: the scan
+ * skips it, so a record never keeps its upload alive.
+ */
+export const UPLOADS_COLLECTION = "_cms_uploads";
+
+/**
+ * A file name as an editor's browser sent it (`X-File-Name`,
+ * percent-encoded), made safe to show: no folders, no control characters,
+ * at most 200 characters.
+ *
+ * @example
+ * ```ts
+ * import { cleanFileName } from "./_uploads.ts";
+ * cleanFileName("C%3A%5Cphotos%5Csunset%20sea.jpg"); // "sunset sea.jpg"
+ * ```
+ */
+export function cleanFileName(raw: string | null): string {
+  if (!raw) return "";
+  let name = raw;
+  try {
+    name = decodeURIComponent(raw);
+  } catch { /* keep it as sent */ }
+  // deno-lint-ignore no-control-regex
+  name = name.replace(/[\x00-\x1f\x7f]/g, "");
+  return name.slice(name.search(/[^\\/]*$/)).trim().slice(0, 200);
+}
+
+/**
+ * Records who uploaded `key` (and the file's name) in `store`, for the
+ * media library. One record per upload, never a revision.
+ *
+ * @example
+ * ```ts
+ * import { MemoryContentStore } from "@inplace/cms";
+ * import { recordUpload } from "./_uploads.ts";
+ * const store = new MemoryContentStore();
+ * await recordUpload(store, "3f2a.jpg", "Ada", "sunset.jpg");
+ * ```
+ */
+export async function recordUpload(
+  store: ContentStore,
+  key: string,
+  editor: string,
+  name: string,
+): Promise<void> {
+  const at = new Date().toISOString();
+  await store.update(UPLOADS_COLLECTION, key, () => ({ editor, name, at }));
+}
+
+/** What the media endpoint recorded about an upload. */
+export interface UploadRecord {
+  /** The editor who uploaded it. */
+  editor: string;
+  /** The file's name as the browser sent it (cleaned), or `""`. */
+  name: string;
+}
