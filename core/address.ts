@@ -7,7 +7,7 @@
  * `name.N` for item N of a list field. The bare name of a list field
  * (`pages:home:features`) names the whole list: a list container's
  * `data-cms-list`, and a whole-list write (see `ListSaveBody` in
- * `core/wire.ts`). On a site with several languages the field part may
+ * `core/protocol/save.ts`). On a site with several languages the field part may
  * carry a locale, `name@locale` or `name@locale.N` (`pages:home:title@de`,
  * `pages:home:features@de.2`): that locale's value. Which locales exist,
  * and which fields have one, is the content declaration's business

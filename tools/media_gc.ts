@@ -7,7 +7,7 @@
  * The store and storage are the demo's: PostgreSQL for `CMS_DATABASE_URL`,
  * else `CMS_DATA_DIR/content.kv`; S3 for `CMS_S3_BUCKET` (with the other
  * `CMS_S3_*` variables), else `CMS_DATA_DIR/media/`. See
- * `collectMedia` in `server/media/library.ts` for the rules.
+ * `collectMedia` in `server/media/gc.ts` for the rules.
  *
  * @example
  * ```sh

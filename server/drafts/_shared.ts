@@ -15,7 +15,7 @@ import {
   parseAddress,
   storedAddress,
 } from "../../core/address.ts";
-import { Status } from "../../core/wire.ts";
+import { Status } from "../../core/protocol/mod.ts";
 import { localesOf } from "../../core/content.ts";
 import { localeOfAddress } from "../../core/locale.ts";
 import {

@@ -5,7 +5,7 @@
  * @module
  */
 import { fieldPath, formatAddress } from "../../core/address.ts";
-import { Status } from "../../core/wire.ts";
+import { Status } from "../../core/protocol/mod.ts";
 import {
   allowedField,
   type EndpointCall,

@@ -5,7 +5,7 @@
  * @module
  */
 import { parseAddress, storedAddress } from "../../core/address.ts";
-import { type DraftsListing, Status } from "../../core/wire.ts";
+import { type DraftsListing, Status } from "../../core/protocol/mod.ts";
 import { type EndpointCall, type Handler, json } from "../http/mod.ts";
 import { draftEndpoint, type DraftHandlerOptions, mayEdit } from "./_shared.ts";
 

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { type PreviewAnswer, Status } from "../../core/wire.ts";
+import { type PreviewAnswer, Status } from "../../core/protocol/mod.ts";
 import {
   admitEditor,
   type Authorize,

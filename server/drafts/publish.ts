@@ -9,7 +9,7 @@ import {
   type PublishAnswer,
   type PublishConflictBody,
   Status,
-} from "../../core/wire.ts";
+} from "../../core/protocol/mod.ts";
 import { type EndpointCall, type Handler, json } from "../http/mod.ts";
 import {
   draftEndpoint,

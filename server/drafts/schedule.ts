@@ -14,7 +14,7 @@ import {
   type ScheduleEntry,
   type ScheduleListing,
   Status,
-} from "../../core/wire.ts";
+} from "../../core/protocol/mod.ts";
 import {
   type Editor,
   type EndpointCall,

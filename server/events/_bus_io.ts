@@ -8,7 +8,10 @@
  * @module
  */
 import { parseAddress, storedAddress } from "../../core/address.ts";
-import type { SavedEventData, ScheduleEventData } from "../../core/wire.ts";
+import type {
+  SavedEventData,
+  ScheduleEventData,
+} from "../../core/protocol/mod.ts";
 import { contentVersion } from "../../core/version.ts";
 import { type Allowlist, type Editor, resolveField } from "../http/mod.ts";
 import type { SaveEvent } from "../save/mod.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { PresenceEntry } from "../../core/wire.ts";
+import type { PresenceEntry } from "../../core/protocol/mod.ts";
 import type { PresenceMessage } from "./bus.ts";
 
 /** How long presence changes are gathered into one event, in ms. */

@@ -13,7 +13,7 @@ import {
   HttpError,
   randomHex,
 } from "../http/mod.ts";
-import { Status } from "../../core/wire.ts";
+import { Status } from "../../core/protocol/mod.ts";
 import { encoder } from "./_frame.ts";
 
 /** One open stream of this instance. */

@@ -5,7 +5,7 @@
  * unsaved fields. Both run on the shared endpoint pipeline with the save
  * endpoint's rules (method, Host, origin, session); visitors get 403.
  *
- * Events (data is JSON, see the event types in `core/wire.ts`):
+ * Events (data is JSON, see the event types in `core/protocol/events.ts`):
  * - `hello` `{stream}` first, then `presence` `{editors}` whenever the page's
  *   editors, their focus or their unsaved fields change;
  * - `saved` `{field, value, version, by}` (with an `id:`) when a field was
@@ -45,7 +45,7 @@ import {
   type OriginOptions,
   readJsonObject,
 } from "../http/mod.ts";
-import { type PresenceBody, Status } from "../../core/wire.ts";
+import { type PresenceBody, Status } from "../../core/protocol/mod.ts";
 import { type BusMessage, type EventBus, MemoryEventBus } from "./bus.ts";
 import type { SaveEvent } from "../save/mod.ts";
 import { onDrain } from "../ops/mod.ts";

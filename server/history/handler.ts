@@ -14,7 +14,7 @@ import {
   type HistoryListing,
   type RevisionBody,
   Status,
-} from "../../core/wire.ts";
+} from "../../core/protocol/mod.ts";
 import {
   admitEditor,
   allowedField,

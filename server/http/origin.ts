@@ -7,7 +7,7 @@
  * @module
  */
 import { HttpError } from "./pipeline.ts";
-import { Status } from "../../core/wire.ts";
+import { Status } from "../../core/protocol/mod.ts";
 
 /** Who the site is, and who else may call its endpoints. */
 export interface OriginOptions {

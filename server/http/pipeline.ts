@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type Attributes, type Span, SpanStatusCode } from "@opentelemetry/api";
-import { ERROR_CONTENT_TYPE, Status } from "../../core/wire.ts";
+import { ERROR_CONTENT_TYPE, Status } from "../../core/protocol/mod.ts";
 import {
   errorFacts,
   log,

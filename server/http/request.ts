@@ -9,7 +9,7 @@
  * @module
  */
 import { type FieldAddress, parseAddress } from "../../core/address.ts";
-import { Status } from "../../core/wire.ts";
+import { Status } from "../../core/protocol/mod.ts";
 import { type ResolvedField, resolveField } from "./allowlist.ts";
 import { readBody } from "./body.ts";
 import { annotateRequest, HttpError, requestIdOf } from "./pipeline.ts";

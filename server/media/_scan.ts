@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { MediaLibraryItem } from "../../core/wire.ts";
+import type { MediaLibraryItem } from "../../core/protocol/mod.ts";
 import { variantKey } from "./variants.ts";
 import type { HistoryStore } from "../store/mod.ts";
 import type { ListableMediaStorage, MediaObjectInfo } from "./types.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type MediaLibraryPage, Status } from "../../core/wire.ts";
+import { type MediaLibraryPage, Status } from "../../core/protocol/mod.ts";
 import {
   admitEditor,
   type Authorize,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type MediaAnswer, Status } from "../../core/wire.ts";
+import { type MediaAnswer, Status } from "../../core/protocol/mod.ts";
 import {
   admitEditor,
   type Authorize,
@@ -28,7 +28,7 @@ import type { MediaStorage } from "./types.ts";
 import { errorFacts, log } from "../ops/mod.ts";
 import { cleanFileName, recordUpload } from "./_uploads.ts";
 
-/** The 200 answer of the media endpoint (declared in `core/wire.ts`). */
+/** The 200 answer of the media endpoint (declared in `core/protocol/media.ts`). */
 export type MediaObject = MediaAnswer;
 
 /** Options of {@linkcode createMediaHandler}. */

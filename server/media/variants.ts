@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { MediaAnswer } from "../../core/wire.ts";
+import type { MediaAnswer } from "../../core/protocol/mod.ts";
 import type { MediaStorage } from "./types.ts";
 import type { PreparedImage } from "../image/mod.ts";
 

@@ -13,7 +13,7 @@ import {
   isImageValue,
   listLengthError,
 } from "../../core/content.ts";
-import { Status } from "../../core/wire.ts";
+import { Status } from "../../core/protocol/mod.ts";
 import { HttpError, type ResolvedField } from "../http/mod.ts";
 import { type SanitizeOptions, sanitizeRich } from "../sanitize/mod.ts";
 import type { ContentValue } from "../store/mod.ts";

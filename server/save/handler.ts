@@ -16,7 +16,7 @@ import {
   type SaveBody,
   Status,
   VERSION_HEADER,
-} from "../../core/wire.ts";
+} from "../../core/protocol/mod.ts";
 import {
   admitEditor,
   allowedTarget,

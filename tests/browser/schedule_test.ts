@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { startDemo } from "../../demo/main.ts";
 import { engineTest, type Page } from "../helpers/browser.ts";
 import { DEMO_PASSWORD, editInBrowser } from "../helpers/demo.ts";
-import type { ScheduleListing } from "../../core/wire.ts";
+import type { ScheduleListing } from "../../core/protocol/mod.ts";
 
 const DIALOG = "cms-schedule";
 

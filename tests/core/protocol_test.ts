@@ -1,12 +1,9 @@
 import assert from "node:assert/strict";
 import * as protocol from "../../core/protocol/mod.ts";
-import * as wire from "../../core/wire.ts";
 import * as core from "../../core/mod.ts";
 
-Deno.test("protocol: the old path core/wire.ts gives the same values", () => {
-  assert.deepEqual(Object.keys(wire).sort(), Object.keys(protocol).sort());
+Deno.test("protocol: @inplace/cms/core gives the protocol's values", () => {
   for (const [name, value] of Object.entries(protocol)) {
-    assert.equal((wire as Record<string, unknown>)[name], value, name);
     assert.equal((core as Record<string, unknown>)[name], value, name);
   }
 });

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createApp, kvSessions } from "../../examples/hono/main.ts";
 import { MemoryContentStore } from "../../server/store/memory.ts";
 import { LocalMediaStorage } from "../../server/media/local.ts";
-import type { HistoryListing, MediaAnswer } from "../../core/wire.ts";
+import type { HistoryListing, MediaAnswer } from "../../core/protocol/mod.ts";
 import { png } from "../fixtures/images.ts";
 import { formLoginAndEdit, serve } from "../helpers/serve.ts";
 

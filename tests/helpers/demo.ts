@@ -10,7 +10,7 @@ import {
   type DemoServer,
   startDemo,
 } from "../../demo/main.ts";
-import type { RevisionSummary } from "../../core/wire.ts";
+import type { RevisionSummary } from "../../core/protocol/mod.ts";
 
 /** The editor password the demo tests use. */
 export const DEMO_PASSWORD = "correct horse battery staple";

@@ -6,7 +6,7 @@
  * to B as a failed `schedule` event, with its reason in B's listing.
  */
 import assert from "node:assert/strict";
-import type { ScheduleListing } from "../../core/wire.ts";
+import type { ScheduleListing } from "../../core/protocol/mod.ts";
 import {
   type DemoProcess,
   draftDemoEnv,

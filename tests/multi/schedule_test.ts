@@ -17,7 +17,7 @@ import {
   stopDemo,
 } from "../helpers/demo.ts";
 import { startPostgres } from "../helpers/postgres.ts";
-import type { ScheduleListing } from "../../core/wire.ts";
+import type { ScheduleListing } from "../../core/protocol/mod.ts";
 
 const FIELDS = ["title", "features.0", "features.1"];
 

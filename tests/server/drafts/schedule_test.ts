@@ -18,7 +18,10 @@ import type {
   ScheduleFiring,
   ScheduleStore,
 } from "../../../server/store/schedule.ts";
-import type { ScheduleAnswer, ScheduleListing } from "../../../core/wire.ts";
+import type {
+  ScheduleAnswer,
+  ScheduleListing,
+} from "../../../core/protocol/mod.ts";
 import { contentVersion } from "../../../core/version.ts";
 
 const ORIGIN = "http://localhost";

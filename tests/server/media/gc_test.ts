@@ -17,7 +17,7 @@ import { LocalMediaStorage } from "../../../server/media/local.ts";
 import { S3MediaStorage } from "../../../server/media/s3.ts";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
 import type { ListableMediaStorage } from "../../../server/media/types.ts";
-import type { MediaLibraryPage } from "../../../core/wire.ts";
+import type { MediaLibraryPage } from "../../../core/protocol/mod.ts";
 import { formatReport, parseGcArgs } from "../../../tools/media_gc.ts";
 import { startS3rver } from "../../helpers/s3rver.ts";
 import { gif } from "../../helpers/client_page.ts";

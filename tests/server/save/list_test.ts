@@ -12,7 +12,10 @@ import {
   listLengthError,
   plain,
 } from "../../../core/content.ts";
-import type { ListConflictBody, ListSaveBody } from "../../../core/wire.ts";
+import type {
+  ListConflictBody,
+  ListSaveBody,
+} from "../../../core/protocol/mod.ts";
 import { createHistoryHandler } from "../../../server/history/handler.ts";
 import { createSaveHandler } from "../../../server/save/handler.ts";
 import type { DraftStore, PublishMode } from "../../../server/store/types.ts";

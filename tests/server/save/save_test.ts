@@ -10,7 +10,7 @@ import type {
 } from "../../../server/store/types.ts";
 import type { Editor } from "../../../server/http/auth.ts";
 import { contentVersion } from "../../../core/version.ts";
-import { REMOVED_HEADER } from "../../../core/wire.ts";
+import { REMOVED_HEADER } from "../../../core/protocol/mod.ts";
 import { serve } from "../../helpers/serve.ts";
 
 const URL_ = "https://site.example/api/cms/save";
