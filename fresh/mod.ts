@@ -22,9 +22,35 @@ export * from "./context.ts";
 export * from "./routes.ts";
 export * from "./edit_mode.ts";
 export * from "./components.tsx";
-export type * from "../server/http/auth.ts";
-export type * from "../server/store/types.ts";
-export type * from "../server/media/types.ts";
+export type {
+  Allowlist,
+  Authorize,
+  CanEdit,
+  Editor,
+  EndpointCall,
+  FieldKind,
+} from "../server/http/mod.ts";
+export type {
+  ContentRecord,
+  ContentStore,
+  ContentValue,
+  Draft,
+  DraftConflict,
+  DraftRef,
+  DraftStore,
+  HistoryStore,
+  PublishMode,
+  PublishResult,
+  Retention,
+  Revision,
+  RevisionInput,
+  StoreLine,
+} from "../server/store/mod.ts";
+export type {
+  ListableMediaStorage,
+  MediaObjectInfo,
+  MediaStorage,
+} from "../server/media/mod.ts";
 export type { SaveEvent, SaveHandlerOptions } from "../server/save/mod.ts";
 export type { MediaHandlerOptions } from "../server/media/mod.ts";
 export type { OriginOptions } from "../server/http/mod.ts";

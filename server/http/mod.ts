@@ -29,6 +29,7 @@ export {
   type CanEdit,
   type Editor,
   type EndpointCall,
+  type FieldKind,
 } from "./auth.ts";
 export {
   admitEditor,
