@@ -5,65 +5,16 @@
  * an added primary action (Publish while drafts exist) takes over. It lives in a shadow root so host
  * CSS and ours never meet. While mounted it reserves its own height at the
  * end of the page (padding on `<html>`), so it never covers the page's last
- * lines; on a narrow screen it spans the width and wraps.
+ * lines; on a narrow screen it spans the width and wraps. Its types (what
+ * the session and the panels see of it) are in `bar_types.ts`.
  *
  * @module
  */
 
 import type { Kit } from "./dom.ts";
-import type { IconName } from "./icons.ts";
-import type { ConflictChoice } from "./conflict.ts";
+import type { BarAction, ConflictChoice, EditBar } from "./bar_types.ts";
 import { t } from "./labels.ts";
 import { THEME } from "./theme.ts";
-
-/** Live-status dot states. */
-export type BarState =
-  | "clean"
-  | "unsaved"
-  | "drafts"
-  | "saving"
-  | "error"
-  | "offline";
-
-/** What the editor chose in the conflict dialog. */
-export type { ConflictChoice } from "./conflict.ts";
-
-/** One button of the edit bar. */
-export interface BarAction {
-  /** Visible text, also the accessible name. */
-  label: string;
-  run(): void;
-  icon?: IconName;
-  /** The highlighted main action. */
-  primary?: boolean;
-  /** Tooltip, e.g. the shortcut. */
-  hint?: string;
-  /** `aria-keyshortcuts`, e.g. `"Control+S Meta+S"`. */
-  keys?: string;
-}
-
-/** The mounted edit bar. */
-export interface EditBar {
-  /** Sets the dot's state and the announced status text. */
-  status(state: BarState, text: string): void;
-  /**
-   * Shows a toast above the bar with `actions` (each hides it) and a
-   * close button; a new toast replaces the last.
-   */
-  toast(text: string, actions?: BarAction[]): void;
-  /** Asks the editor to resolve a conflict; one dialog at a time. */
-  conflict(
-    field: string,
-    mine: string,
-    stored: string,
-  ): Promise<ConflictChoice>;
-  /** Adds an action button (before Done); returns its remover. */
-  add(action: BarAction): () => void;
-  /** Shows `el` before the editor's name (e.g. who else is here); returns its remover. */
-  slot(el: HTMLElement): () => void;
-  /** Removes the bar and gives the page its space back. */
-  destroy(): void;
-}
 
 // The edit bar, its toasts and the conflict dialog (one shadow root).
 const CSS =

@@ -7,7 +7,8 @@
  */
 
 import { addressReader, type FieldAddress } from "../core/address.ts";
-import { type BarAction, createBar, type EditBar } from "./bar.ts";
+import { createBar } from "./bar.ts";
+import type { BarAction, EditBar } from "./bar_types.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
 import { type Labels, type Language, t, useLabels } from "./labels.ts";
@@ -15,7 +16,7 @@ import { fieldLabel, type Marker, readMarker } from "./markers.ts";
 import { createModel, type Field, type Model } from "./model.ts";
 import { makePlain, plainEvents } from "./regions.ts";
 import { type ImageRegions, imageRegions } from "./image_regions.ts";
-import type { RichTextController } from "./rich.ts";
+import type { RichTextController } from "./rich_types.ts";
 import { saveField } from "./save.ts";
 import { barStatus } from "./status.ts";
 

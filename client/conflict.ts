@@ -6,11 +6,8 @@
  */
 
 import type { Kit } from "./dom.ts";
-import type { BarAction } from "./bar.ts";
+import type { BarAction, ConflictChoice } from "./bar_types.ts";
 import { t } from "./labels.ts";
-
-/** What the editor chose in the conflict dialog. */
-export type ConflictChoice = "mine" | "stored" | "cancel";
 
 /** Opens the modal conflict dialog inside `root` and resolves to a choice. */
 export function askConflict(

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { RichEditor } from "./rich.ts";
+import type { RichEditor } from "./rich_types.ts";
 import { type Labels, t } from "./labels.ts";
 
 let ids = 0;

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { RichEditor } from "./rich.ts";
+import type { RichEditor } from "./rich_types.ts";
 import { t } from "./labels.ts";
 import { isAllowedUrl, LINK_SCHEMES } from "../core/url.ts";
 

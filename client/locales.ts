@@ -13,7 +13,7 @@
  */
 
 import { FALLBACK_ATTRIBUTE } from "../core/locale_markers.ts";
-import type { EditBar } from "./bar.ts";
+import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
 import type { Field, Model } from "./model.ts";

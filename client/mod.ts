@@ -29,7 +29,7 @@
  * @module
  */
 
-import type { RichTextController, RichTextOptions } from "./rich.ts";
+import type { RichTextController, RichTextOptions } from "./rich_types.ts";
 import {
   editable,
   h,
@@ -49,7 +49,7 @@ export type { CmsHandle, MountOptions } from "./cms.ts";
 export type { CmsConfig } from "./config.ts";
 export type { en, Labels, Language } from "./labels.ts";
 export type { DraftSource, DraftStorage } from "./drafts.ts";
-export type { RichTextController, RichTextOptions } from "./rich.ts";
+export type { RichTextController, RichTextOptions } from "./rich_types.ts";
 import type { CmsHandle, MountOptions } from "./cms.ts";
 
 let current: CmsHandle | undefined;

@@ -12,7 +12,7 @@
  */
 
 import type { SavedEventData } from "../core/wire.ts";
-import type { EditBar } from "./bar.ts";
+import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
 import type { ListField } from "./list.ts";

@@ -20,7 +20,7 @@ import type {
   PublishAnswer,
   PublishBody,
 } from "../core/wire.ts";
-import type { EditBar } from "./bar.ts";
+import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
 

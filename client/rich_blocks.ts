@@ -9,7 +9,7 @@
  */
 
 import { type Labels, t } from "./labels.ts";
-import type { RichCore } from "./rich.ts";
+import type { RichCore } from "./rich_types.ts";
 
 /** The block types: tag, name, `aria-keyshortcuts`. */
 export const BLOCKS: [string, keyof Labels, string?][] = [

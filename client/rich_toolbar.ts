@@ -15,7 +15,7 @@ import {
   codeAt,
   toggleCode,
 } from "./rich_blocks.ts";
-import type { RichCore } from "./rich.ts";
+import type { RichCore } from "./rich_types.ts";
 import { images, insertImages } from "./rich_uploads.ts";
 
 /** One toolbar button: icon, name, command or action, key shortcuts,

@@ -7,7 +7,7 @@
  */
 
 import { t } from "./labels.ts";
-import type { RichCore } from "./rich.ts";
+import type { RichCore } from "./rich_types.ts";
 import type { UploadFailure } from "./upload.ts";
 
 /** The images among `files`. */

@@ -17,7 +17,7 @@ import type {
   ScheduleEventData,
   ScheduleListing,
 } from "../core/wire.ts";
-import type { EditBar } from "./bar.ts";
+import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
 import { chunkLabels, dateTime, t } from "./labels.ts";
 import { THEME } from "./theme.ts";

@@ -7,7 +7,7 @@
  */
 
 import { type Labels, t } from "./labels.ts";
-import type { RichEditor } from "./rich.ts";
+import type { RichEditor } from "./rich_types.ts";
 
 /** What each shortcut does, and its keys (`aria-keyshortcuts` syntax). */
 export type Shortcut = [keyof Labels, string];

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { BarState } from "./bar.ts";
+import type { BarState } from "./bar_types.ts";
 import { relative, t } from "./labels.ts";
 import type { ModelStatus } from "./model.ts";
 

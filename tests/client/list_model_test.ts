@@ -1,7 +1,7 @@
 /**
- * Lists that grow (issue 20), the client's model part without a DOM:
- * `listEdit` (moves, removes, adds within the limits) and a list field in
- * the session model (one whole-list write, its 409).
+ * Lists that grow (editors add, move and remove items), the client's model
+ * part without a DOM: `listEdit` (moves, removes, adds within the limits)
+ * and a list field in the session model (one whole-list write, its 409).
  */
 import assert from "node:assert/strict";
 import type { ListSaveBody, SaveBody } from "../../core/wire.ts";
