@@ -4,7 +4,7 @@
  * set `contentEditable`. Medians of alternating runs in the same page.
  *
  * - **mount**: how long `mountCms()` blocks the page (the session chunk
- *   loaded). Goal (issue 20): ≤ 0.5× the bare loop. The mount touches no
+ *   loaded). Goal: ≤ 0.5× the bare loop. The mount touches no
  *   marker: regions are activated in slices in the next tasks, and the
  *   first input activates the rest at once.
  * - **ready**: until `ready` (every region editable, drafts checked), the

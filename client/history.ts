@@ -20,7 +20,7 @@ import type {
   HistoryListing,
   RevisionBody,
   RevisionSummary,
-} from "../core/wire.ts";
+} from "../core/protocol/mod.ts";
 import { diffWords } from "./diff.ts";
 import type { Kit } from "./dom.ts";
 import { dateTime, t } from "./labels.ts";

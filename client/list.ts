@@ -12,7 +12,8 @@
  * @module
  */
 
-import type { FieldAddress } from "../core/address.ts";
+import { type FieldAddress } from "../core/address.ts";
+import { storedAddress } from "../core/stored_address.ts";
 import { contentVersion } from "../core/version.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
@@ -313,6 +314,7 @@ function listBar(
 function listFields(
   model: Model,
   a: FieldAddress,
+  id: string,
   el: HTMLElement,
   rows: HTMLElement[],
   shown: string[],
@@ -321,7 +323,7 @@ function listFields(
     model.get(r.dataset.cmsField!) as ListField | undefined
   );
   const f = model.add({
-    id: `${a.collection}:${a.key}:${a.field}`,
+    id,
     ...a,
     rich: false,
     list: true,
@@ -380,15 +382,14 @@ function attachList(
   el: HTMLElement,
   a: FieldAddress,
 ): () => void {
-  const { listen } = kit;
-  const id = `${a.collection}:${a.key}:${a.field}`;
+  const id = storedAddress(a);
   const min = Number(el.dataset.cmsMin) || 0;
   const max = Number(el.dataset.cmsMax) || Infinity;
   const rows = listRows(el, id);
   const template = itemTemplate(kit, el, rows[0]);
   const undo: (() => void)[] = [];
   const texts = () => rows.map((r) => r.textContent ?? "");
-  const { f, items } = listFields(model, a, el, rows, texts());
+  const { f, items } = listFields(model, a, id, el, rows, texts());
   let current = -1, whole = false;
 
   /** The list becomes one field: its items' fields let go of the rows. */
@@ -443,7 +444,7 @@ function attachList(
 
   undo.push(
     kit.onEdit(el, () => whole && model.edit(id, JSON.stringify(texts()))),
-    listen(el, "focusin", (e) => {
+    kit.listen(el, "focusin", (e) => {
       current = rows.findIndex((r) => r.contains(e.target as Node));
       place(e.target);
     }),

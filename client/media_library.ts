@@ -11,7 +11,10 @@
  * @module
  */
 
-import type { MediaLibraryItem, MediaLibraryPage } from "../core/wire.ts";
+import type {
+  MediaLibraryItem,
+  MediaLibraryPage,
+} from "../core/protocol/mod.ts";
 import type { Kit } from "./dom.ts";
 import { chunkLabels, t } from "./labels.ts";
 import { THEME } from "./theme.ts";

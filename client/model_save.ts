@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { ListSaveBody, SaveBody } from "../core/wire.ts";
+import type { ListSaveBody, SaveBody } from "../core/protocol/mod.ts";
 import {
   forget,
   isDirty,

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { ListSaveBody, SaveBody } from "../core/wire.ts";
+import type { ListSaveBody, SaveBody } from "../core/protocol/mod.ts";
 
 /** What a save request got back. */
 export interface SaveAnswer {

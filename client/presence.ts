@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { PresenceBody, PresenceEntry } from "../core/wire.ts";
+import type { PresenceBody, PresenceEntry } from "../core/protocol/mod.ts";
 
 /** Options of {@linkcode createPresence}. */
 export interface PresenceOptions {

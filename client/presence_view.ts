@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { SavedEventData } from "../core/wire.ts";
+import type { SavedEventData } from "../core/protocol/mod.ts";
 import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";

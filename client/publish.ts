@@ -19,7 +19,7 @@ import type {
   DraftsListing,
   PublishAnswer,
   PublishBody,
-} from "../core/wire.ts";
+} from "../core/protocol/mod.ts";
 import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";

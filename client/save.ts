@@ -9,7 +9,7 @@ import {
   REMOVED_HEADER,
   type SaveBody,
   VERSION_HEADER,
-} from "../core/wire.ts";
+} from "../core/protocol/mod.ts";
 import type { SaveAnswer } from "./model.ts";
 
 /**

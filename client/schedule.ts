@@ -16,7 +16,7 @@ import type {
   ScheduleEntry,
   ScheduleEventData,
   ScheduleListing,
-} from "../core/wire.ts";
+} from "../core/protocol/mod.ts";
 import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
 import { chunkLabels, dateTime, t } from "./labels.ts";

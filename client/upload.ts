@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { MediaAnswer } from "../core/wire.ts";
+import type { MediaAnswer } from "../core/protocol/mod.ts";
 
 /** The media endpoint's 200 answer (`variants` and `processed` may be
  * missing from an older server). */

@@ -209,26 +209,6 @@ export function formatAddress(address: FieldAddress): string {
 }
 
 /**
- * The address text of a stored field: `collection:key:path`, where `path`
- * is the field's path in the stored record (`title`, `title@de`,
- * `features@de.2`), as drafts, revisions, schedules and events carry it.
- * The one place that text is written for a stored field; a parsed address
- * goes through {@linkcode formatAddress}.
- *
- * @example
- * ```ts
- * import { storedAddress } from "./address.ts";
- * storedAddress({ collection: "pages", key: "home", field: "title@de" });
- * // "pages:home:title@de"
- * ```
- */
-export function storedAddress(
-  ref: { collection: string; key: string; field: string },
-): string {
-  return `${ref.collection}:${ref.key}:${ref.field}`;
-}
-
-/**
  * The field part of an address as a save request sends it (`name.N`,
  * `name@locale.N`). For an address that names its stored locale (see
  * `localizeAddress` in `core/locale.ts`) it is the field's path in the

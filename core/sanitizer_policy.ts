@@ -49,7 +49,7 @@
  * @module
  */
 
-import type { DomElement } from "./sanitizer_dom.ts";
+import type { DomElement } from "./dom_like.ts";
 import { isAllowedUrl, LINK_SCHEMES } from "./url.ts";
 
 /** The DOMPurify options the policy sets (a subset of DOMPurify's `Config`). */

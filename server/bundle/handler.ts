@@ -85,15 +85,16 @@ async function encode(
   identity: Uint8Array<ArrayBuffer>,
 ): Promise<Partial<Record<Coding, Body>>> {
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", identity));
+  const tag = hex(hash.subarray(0, 12));
   const out: Partial<Record<Coding, Body>> = {
-    identity: { bytes: identity, etag: `"${hex(hash.subarray(0, 12))}"` },
+    identity: { bytes: identity, etag: `"${tag}"` },
   };
   let smallest = identity.byteLength;
   for (const [coding, compress] of [["gzip", gzip], ["br", brotli]] as const) {
     const bytes = await compress(identity);
     if (bytes.byteLength >= smallest) continue;
     smallest = bytes.byteLength;
-    out[coding] = { bytes, etag: `"${hex}-${coding}"` };
+    out[coding] = { bytes, etag: `"${tag}-${coding}"` };
   }
   return out;
 }

@@ -13,8 +13,8 @@ import {
   fieldPath,
   formatAddress,
   parseAddress,
-  storedAddress,
 } from "../../core/address.ts";
+import { storedAddress } from "../../core/stored_address.ts";
 import { Status } from "../../core/protocol/mod.ts";
 import { localesOf } from "../../core/content.ts";
 import { localeOfAddress } from "../../core/locale.ts";

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { parseAddress, storedAddress } from "../../core/address.ts";
+import { parseAddress } from "../../core/address.ts";
+import { storedAddress } from "../../core/stored_address.ts";
 import { type DraftsListing, Status } from "../../core/protocol/mod.ts";
 import { type EndpointCall, type Handler, json } from "../http/mod.ts";
 import { draftEndpoint, type DraftHandlerOptions, mayEdit } from "./_shared.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { storedAddress } from "../../core/address.ts";
+import { storedAddress } from "../../core/stored_address.ts";
 import {
   type PublishAnswer,
   type PublishConflictBody,

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { parseAddress, storedAddress } from "../../core/address.ts";
+import { parseAddress } from "../../core/address.ts";
+import { storedAddress } from "../../core/stored_address.ts";
 import type {
   SavedEventData,
   ScheduleEventData,

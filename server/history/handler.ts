@@ -8,8 +8,8 @@ import {
   type FieldAddress,
   fieldPath,
   formatAddress,
-  storedAddress,
 } from "../../core/address.ts";
+import { storedAddress } from "../../core/stored_address.ts";
 import {
   type HistoryListing,
   type RevisionBody,

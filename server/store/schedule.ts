@@ -6,7 +6,7 @@
  * @module
  */
 import type { DraftRef, DraftStore, PublishResult } from "./types.ts";
-import { storedAddress } from "../../core/address.ts";
+import { storedAddress } from "../../core/stored_address.ts";
 
 /**
  * A publish planned for a time: the fields are fixed when it is made, their

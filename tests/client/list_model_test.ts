@@ -4,7 +4,7 @@
  * and a list field in the session model (one whole-list write, its 409).
  */
 import assert from "node:assert/strict";
-import type { ListSaveBody, SaveBody } from "../../core/wire.ts";
+import type { ListSaveBody, SaveBody } from "../../core/protocol/mod.ts";
 import { listEdit } from "../../client/list.ts";
 import { createModel, type SaveAnswer } from "../../client/model.ts";
 

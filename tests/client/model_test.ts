@@ -4,7 +4,7 @@
  * with backoff, driven by a fake clock and a scripted `send`.
  */
 import assert from "node:assert/strict";
-import type { SaveBody } from "../../core/wire.ts";
+import type { SaveBody } from "../../core/protocol/mod.ts";
 import { saveField } from "../../client/save.ts";
 import { serve } from "../helpers/serve.ts";
 import {

@@ -4,7 +4,7 @@
  * (`Model.stored`).
  */
 import assert from "node:assert/strict";
-import type { PresenceBody } from "../../core/wire.ts";
+import type { PresenceBody } from "../../core/protocol/mod.ts";
 import { createPresence, initials } from "../../client/presence.ts";
 import { createModel, type FieldInit } from "../../client/model.ts";
 

@@ -16,7 +16,7 @@ import {
   libraryUrl,
   reuseAttrs,
 } from "../../client/media_library.ts";
-import type { MediaLibraryItem } from "../../core/wire.ts";
+import type { MediaLibraryItem } from "../../core/protocol/mod.ts";
 
 /** `localToUtc` of each value, run in a process whose zone is `tz`. */
 async function inZone(tz: string, values: string[]): Promise<unknown[]> {

@@ -394,7 +394,7 @@ Deno.test("client handler: works when the module is loaded over HTTP(S), as from
     );
     await Deno.writeTextFile(
       `${dir}/main.ts`,
-      `import { createClientHandler } from "${files.url}/server/client.ts";
+      `import { createClientHandler } from "${files.url}/server/bundle/mod.ts";
 const client = createClientHandler();
 const entry = await client(new Request("http://x" + client.entry));
 const code = await entry.text();
