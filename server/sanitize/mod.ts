@@ -1,7 +1,8 @@
 /**
  * The server's rich-text sanitizer: the policy of `core/sanitizer.ts` run
  * by DOMPurify on jsdom in a worker pool, after a size and structure limit
- * check that refuses hostile input before any parse.
+ * check, counted inside the HTML parser, that refuses hostile input before
+ * jsdom builds its DOM.
  *
  * @module
  */
