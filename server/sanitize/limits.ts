@@ -74,6 +74,8 @@ export const HTML_LIMITS: HtmlLimits = Object.freeze({
 type Node = DefaultTreeAdapterTypes.Node;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
 type Element = DefaultTreeAdapterTypes.Element;
+/** An element with its depth when it was inserted. */
+type Counted = Element & { depth?: number };
 
 const HTML_NS = "http://www.w3.org/1999/xhtml";
 /** The elements every document has; the limits do not charge them. */
@@ -136,8 +138,22 @@ class Counter {
     }
   }
 
-  /** Elements from `node` up to the document (template contents count). */
-  depthOf(node: Node): number {
+  /**
+   * Elements from `node` up to the document (template contents count).
+   * Until the parser first moves a node, each element's depth is fixed when
+   * it is inserted, and its parent's is known; after a move, the path is
+   * walked.
+   */
+  depthOf(node: Counted): number {
+    if (!this.moved) {
+      const parent = node.parentNode as Node;
+      const above = "tagName" in parent
+        ? parent
+        : parent.nodeName === "#document-fragment"
+        ? this.hosts.get(parent)
+        : undefined;
+      return node.depth = ((above as Counted | undefined)?.depth ?? 0) + 1;
+    }
     let depth = 0;
     for (let n: Node | null | undefined = node; n;) {
       if ("tagName" in n) depth++;
@@ -212,7 +228,9 @@ function countingAdapter(
       // A reopened clone carries its attributes again.
       if (attrs === counter.charged) counter.charged = null;
       else counter.addAttributes(attrs.length);
-      return base.createElement(tagName, namespaceURI, attrs);
+      const element: Counted = base.createElement(tagName, namespaceURI, attrs);
+      element.depth = 0;
+      return element;
     },
     createCommentNode(data) {
       counter.node();
