@@ -17,10 +17,11 @@
  *   repeated `<html>`/`<body>` tags merge onto one element, and the depth
  *   of every element it inserts.
  *
- * So every count is what the parser builds (nodes and depth) or what its
- * tokenizer reads (attributes), and a refusal comes as soon as a limit is
- * passed: a formatting bomb stops at the node limit, a nesting bomb at the
- * depth limit.
+ * So every count is what the parser builds (nodes exactly; depth as deep
+ * as it ever nests an element, which the adoption agency may later move up)
+ * or what its tokenizer reads (attributes), and a refusal comes as soon as
+ * a limit is passed: a formatting bomb stops at the node limit, a nesting
+ * bomb at the depth limit, an attribute flood at the 101st name.
  *
  * Past a limit it throws an `HttpError`: 413 for the amount of markup
  * (nodes, attributes), 400 for its shape (depth, attributes on one

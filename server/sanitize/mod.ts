@@ -6,12 +6,14 @@
  *
  * @module
  */
-export { createDomSanitizer } from "./dom.ts";
+export { createDomSanitizer, type DomSanitize } from "./dom.ts";
 export { HTML_LIMITS, scanLimits } from "./limits.ts";
 export {
   type HtmlLimits,
   sanitizeHtml,
   type SanitizeOptions,
+  type SanitizeResult,
   sanitizeRich,
+  type SanitizerOptions,
   warmSanitizer,
 } from "./pool.ts";
