@@ -1,9 +1,10 @@
 /**
  * Sanitize of 10 KB and 100 KB realistic rich HTML. The baseline is bare
  * DOMPurify on jsdom (default configuration, no hooks), measured in the same
- * run; issue 12's goal is the server pipeline at ≤ 1.1× it. The rows:
- * the server pipeline in this thread (`createDomSanitizer`: linear limit
- * scan, then the policy on DOMPurify's own jsdom parse), the same through the worker
+ * run; the goal is the server pipeline at ≤ 1.1× it. The rows:
+ * the server pipeline in this thread (`createDomSanitizer`: the limits
+ * counted by a parse5 parse, then the policy on DOMPurify's own jsdom
+ * parse), the same through the worker
  * pool (`sanitizeHtml`, with messaging), and the policy on jsdom's own
  * parser (the browser's path, no limits). Run with
  * `deno bench -A bench/sanitize_bench.ts`.

@@ -3,7 +3,7 @@
  * (`createDomSanitizer`, in this thread) against bare DOMPurify on jsdom
  * (default configuration, no hooks) on the same 10 KB of typical rich HTML,
  * measured interleaved in the same run (median of rounds, so load spikes
- * hit both sides). Issue 12's goal: ≤ 1.1×.
+ * hit both sides). The goal: ≤ 1.1×.
  *
  * Run: `deno run -A bench/sanitize_ratio.ts`
  *

@@ -1,14 +1,14 @@
 /**
  * The server's sanitize pipeline, run inside the sanitizer worker
- * (`server/sanitize/_worker.ts`): limits first, then one parse, then the
+ * (`server/sanitize/_worker.ts`): limits first, then jsdom's parse, then the
  * shared policy from `core/sanitizer.ts` by DOMPurify on jsdom.
  *
- * 1. **Limits before any parser.** One linear scan of the string
- *    (`server/sanitize/limits.ts`) counts attributes per element and in
- *    total, nodes and nesting depth, as upper bounds of what the parser
- *    would build. Going past a limit refuses the value with an `HttpError`
- *    (413 for the amount of markup, 400 for its shape) before jsdom's
- *    parser, whose attribute handling is quadratic, sees it.
+ * 1. **Limits counted by the parser, before jsdom parses.**
+ *    `server/sanitize/limits.ts` runs parse5 (the parser inside jsdom) over
+ *    a light tree and counts, as it builds, attributes per element and in
+ *    total, nodes and nesting depth. Going past a limit stops that parse at
+ *    once and refuses the value with an `HttpError` (413 for the amount of
+ *    markup, 400 for its shape) before jsdom builds its much heavier DOM.
  * 2. **One parse, the policy as in the browser.** DOMPurify parses the
  *    string with jsdom's `DOMParser`, exactly as bare DOMPurify does, and
  *    applies the policy's hooks; unwrapping is linear (each node moves at

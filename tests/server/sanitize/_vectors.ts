@@ -505,7 +505,7 @@ export const ATTACKS: readonly Vector[] = [
     expected: `<img ${IMG}>`,
   },
   {
-    // Policy change: loading="lazy" is admitted (issue 10).
+    // Only loading="lazy" is admitted: "eager" goes with the rest.
     name: "img extra attributes go",
     input:
       `<img ${IMG} style="x" class="c" id="i" title="t" loading="eager" usemap="#m" ismap>`,

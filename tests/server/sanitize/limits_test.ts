@@ -1,7 +1,7 @@
 /**
- * Regression classes for the sanitizer's cost and its silent content loss
- * (issue 12): attribute floods, wide unwraps, deep nesting, parser
- * amplification, the deadline, and the four content-loss findings.
+ * Regression classes for the sanitizer's cost and its silent content loss:
+ * attribute floods, wide unwraps, deep nesting, parser amplification, the
+ * deadline, and the four content-loss findings.
  */
 import assert from "node:assert/strict";
 import {

@@ -1,5 +1,5 @@
 /**
- * Property test (issue 12, "no silent content loss"): fast-check generates
+ * Property test ("no silent content loss"): fast-check generates
  * benign rich documents (text with `<`, `&`, quotes, entities and comments,
  * tables, `pre` blocks, nested lists, links, images with sizes, and pastes
  * shaped like Word, Google Docs and GitHub). After sanitizing:
