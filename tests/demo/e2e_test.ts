@@ -9,7 +9,7 @@ import { withBrowser } from "../helpers/browser.ts";
 import { samplePng } from "../../demo/sample_image.ts";
 
 const PASSWORD = "e2e-secret-password";
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = new URL("../..", import.meta.url).pathname;
 
 function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { formLoginAndEdit, freePort } from "../helpers/serve.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const README = await Deno.readTextFile(`${ROOT}/README.md`);
 
 /** A new app folder outside the repository, linking this checkout. */
