@@ -15,9 +15,9 @@ import { collectMedia, LocalMediaStorage } from "../server/media/mod.ts";
 import {
   type HistoryStore,
   KvContentStore,
-  PostgresContentStore,
   type StoreLine,
 } from "../server/store/mod.ts";
+import { PostgresContentStore } from "../postgres/mod.ts";
 import { startPostgres } from "../tests/helpers/postgres.ts";
 
 const N = 10_000;

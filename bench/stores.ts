@@ -6,7 +6,8 @@
  * @module
  */
 import postgres from "postgres";
-import { KvContentStore, PostgresContentStore } from "../server/store/mod.ts";
+import { KvContentStore } from "../server/store/mod.ts";
+import { PostgresContentStore } from "../postgres/mod.ts";
 import { startPostgres } from "../tests/helpers/postgres.ts";
 
 /** A measure of one store, named for the report. */

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { type FieldAddress } from "../core/address.ts";
+import type { FieldAddress } from "../core/address.ts";
 import { storedAddress } from "../core/stored_address.ts";
 import { contentVersion } from "../core/version.ts";
 import type { Kit } from "./dom.ts";

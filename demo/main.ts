@@ -50,17 +50,16 @@ import { buildClient } from "../tools/build_client.ts";
 import {
   type ListableMediaStorage,
   LocalMediaStorage,
-  S3MediaStorage,
-  type S3MediaStorageOptions,
   serveLocalMedia,
 } from "../server/media/mod.ts";
+import { S3MediaStorage, type S3MediaStorageOptions } from "../s3/mod.ts";
 import {
   type HistoryStore,
   isScheduleStore,
   KvContentStore,
-  PostgresContentStore,
   type PublishMode,
 } from "../server/store/mod.ts";
+import { PostgresContentStore } from "../postgres/mod.ts";
 import { PreviewSigner, Scheduler } from "../server/drafts/mod.ts";
 import { PostgresSessionKv } from "./pg_sessions.ts";
 import postgres from "postgres";
@@ -78,8 +77,8 @@ import {
   type EditorEvents,
   type EventBus,
   MemoryEventBus,
-  PostgresEventBus,
 } from "../server/events/mod.ts";
+import { PostgresEventBus } from "../postgres/mod.ts";
 import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
 

@@ -22,5 +22,5 @@ export {
   PostgresContentStore,
   type PostgresContentStoreOptions,
   UnstorableTextError,
-} from "../server/store/mod.ts";
-export { PostgresEventBus } from "../server/events/mod.ts";
+} from "./store/mod.ts";
+export { PostgresEventBus } from "./bus.ts";

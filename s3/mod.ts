@@ -20,7 +20,4 @@
  *
  * @module
  */
-export {
-  S3MediaStorage,
-  type S3MediaStorageOptions,
-} from "../server/media/mod.ts";
+export { S3MediaStorage, type S3MediaStorageOptions } from "./storage.ts";

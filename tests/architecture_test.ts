@@ -8,6 +8,8 @@
  * - No import cycle among the package's files, counting type-only imports,
  *   `import()` and `typeof import()`.
  * - A folder of `server/` is entered from outside only through its `mod.ts`.
+ * - The optional backends stay optional: what `mod.ts`, `fresh/mod.ts` and
+ *   `client/mod.ts` reach never loads `postgres` or `aws4fetch`.
  * - In the library folders, no file over 600 lines (generated files aside)
  *   and no function over 80 lines.
  *
@@ -200,6 +202,18 @@ export function cycles(graph: Graph): string[][] {
   return found;
 }
 
+/** Every file and package `from` reaches through static imports. */
+export function reach(graph: Graph, from: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (v: string) => {
+    if (seen.has(v)) return;
+    seen.add(v);
+    for (const w of graph.get(v) ?? []) visit(w);
+  };
+  visit(from);
+  return seen;
+}
+
 /** Functions (declarations, methods, arrows) longer than the limit. */
 function longFunctions(source: ts.SourceFile, limit: number): string[] {
   const long: string[] = [];
@@ -244,6 +258,18 @@ Deno.test("architecture: no import cycle, type-only imports included", () => {
   assert.deepEqual(cycles(graph), []);
 });
 
+Deno.test("architecture: the main entry points load no optional backend", () => {
+  for (const entry of ["mod.ts", "fresh/mod.ts", "client/mod.ts"]) {
+    const reached = [...reach(graph, entry)];
+    assert.deepEqual(
+      reached.filter((r) => /^(postgres|aws4fetch)$|^(postgres|s3)\//.test(r)),
+      [],
+      entry,
+    );
+  }
+  assert.ok(reach(graph, "postgres/mod.ts").has("postgres"));
+});
+
 Deno.test("architecture: library files and functions stay small", () => {
   const library = modules.filter((m) =>
     LIBRARY.some((dir) => m.path.startsWith(dir)) &&
@@ -283,4 +309,5 @@ Deno.test("architecture: each rule fails when its wall is broken", () => {
     "server/save/handler.ts → server/http/request.ts",
   ]);
   assert.deepEqual(cycles(broken), [["client/bar.ts", "client/conflict.ts"]]);
+  assert.ok(reach(broken, "client/bar.ts").has("server/http/request.ts"));
 });

@@ -12,11 +12,8 @@
  *
  * @module
  */
-import {
-  type HistoryStore,
-  KvContentStore,
-  PostgresContentStore,
-} from "../server/store/mod.ts";
+import { type HistoryStore, KvContentStore } from "../server/store/mod.ts";
+import { PostgresContentStore } from "../postgres/mod.ts";
 
 /** An open store and how to close it. */
 export interface OpenStore {

@@ -23,8 +23,8 @@ import {
   type ListableMediaStorage,
   LocalMediaStorage,
   type MediaGcReport,
-  S3MediaStorage,
 } from "../server/media/mod.ts";
+import { S3MediaStorage } from "../s3/mod.ts";
 import { openStoreFromEnv } from "./export.ts";
 
 /** Parsed command-line flags. */

@@ -11,7 +11,7 @@
  * limit ({@linkcode MAX_BUS_MESSAGE_BYTES}).
  *
  * - {@linkcode MemoryEventBus}: one process (the memory and Deno KV stores).
- * - `PostgresEventBus` (`server/events/bus_postgres.ts`): `LISTEN`/`NOTIFY` on
+ * - `PostgresEventBus` (`postgres/bus.ts`): `LISTEN`/`NOTIFY` on
  *   one channel, so editors on different instances see each other.
  *
  * @module

@@ -20,4 +20,4 @@ export {
   type SavedMessage,
   type ScheduleMessage,
 } from "./bus.ts";
-export { PostgresEventBus } from "./bus_postgres.ts";
+export { decodeMessage, encodeMessage } from "./bus.ts";

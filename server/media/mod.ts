@@ -34,4 +34,3 @@ export {
   type MediaObjectInfo,
   type MediaStorage,
 } from "./types.ts";
-export { S3MediaStorage, type S3MediaStorageOptions } from "./s3.ts";

@@ -34,11 +34,6 @@ export {
   RecordTooLargeError,
 } from "./kv/mod.ts";
 export {
-  PostgresContentStore,
-  type PostgresContentStoreOptions,
-  UnstorableTextError,
-} from "./postgres/mod.ts";
-export {
   isDue,
   isScheduleStore,
   type Schedule,
@@ -47,3 +42,22 @@ export {
   type ScheduleStore,
 } from "./schedule.ts";
 export { checkDraft } from "./draft.ts";
+export {
+  byRecord,
+  listDrafts,
+  overlay,
+  planDraft,
+  planPublish,
+  type RecordDrafts,
+  type RecordPublish,
+  type Selection,
+} from "./draft.ts";
+export { backoff, RecordQueue } from "./_queue.ts";
+export { bySchedule, checkSchedule, failureOf } from "./schedule.ts";
+export {
+  checkRetention,
+  checkRevision,
+  expired,
+  newRevisions,
+} from "./_revision.ts";
+export { draftLines } from "./draft.ts";

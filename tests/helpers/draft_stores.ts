@@ -6,7 +6,7 @@
 import postgres from "postgres";
 import { KvContentStore } from "../../server/store/kv/mod.ts";
 import { MemoryContentStore } from "../../server/store/memory.ts";
-import { PostgresContentStore } from "../../server/store/postgres/mod.ts";
+import { PostgresContentStore } from "../../postgres/store/mod.ts";
 import type { DraftStore } from "../../server/store/types.ts";
 import { startPostgres } from "./postgres.ts";
 

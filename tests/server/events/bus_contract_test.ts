@@ -14,7 +14,7 @@ import {
   MAX_BUS_MESSAGE_BYTES,
   MemoryEventBus,
 } from "../../../server/events/bus.ts";
-import { PostgresEventBus } from "../../../server/events/bus_postgres.ts";
+import { PostgresEventBus } from "../../../postgres/bus.ts";
 import { startPostgres } from "../../helpers/postgres.ts";
 
 /** Longest wait for one delivery or one close, in ms. */

@@ -10,7 +10,7 @@ import { WorkQueue } from "../../../server/image/queue.ts";
 import { storeImage, variantKey } from "../../../server/media/variants.ts";
 import { LocalMediaStorage } from "../../../server/media/local.ts";
 import { MemoryMediaStorage } from "../../../server/media/memory.ts";
-import { S3MediaStorage } from "../../../server/media/s3.ts";
+import { S3MediaStorage } from "../../../s3/storage.ts";
 import { sniffImage } from "../../../server/image/sniff/mod.ts";
 import type { MediaStorage } from "../../../server/media/types.ts";
 import {

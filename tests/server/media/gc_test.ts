@@ -14,7 +14,7 @@ import { cleanFileName, recordUpload } from "../../../server/media/_uploads.ts";
 import { createMediaHandler } from "../../../server/media/upload.ts";
 import { MemoryMediaStorage } from "../../../server/media/memory.ts";
 import { LocalMediaStorage } from "../../../server/media/local.ts";
-import { S3MediaStorage } from "../../../server/media/s3.ts";
+import { S3MediaStorage } from "../../../s3/storage.ts";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
 import type { ListableMediaStorage } from "../../../server/media/types.ts";
 import type { MediaLibraryPage } from "../../../core/protocol/mod.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { AwsClient } from "aws4fetch";
-import { S3MediaStorage } from "../../../server/media/s3.ts";
+import { S3MediaStorage } from "../../../s3/storage.ts";
 import { startS3rver } from "../../helpers/s3rver.ts";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { AwsClient } from "aws4fetch";
 import { LocalMediaStorage } from "../../../server/media/local.ts";
 import { MemoryMediaStorage } from "../../../server/media/memory.ts";
-import { S3MediaStorage } from "../../../server/media/s3.ts";
+import { S3MediaStorage } from "../../../s3/storage.ts";
 import type { ListableMediaStorage } from "../../../server/media/types.ts";
 import { startS3rver } from "../../helpers/s3rver.ts";
 import { UNSAFE_LOCAL_KEYS } from "./_keys.ts";

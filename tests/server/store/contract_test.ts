@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import postgres from "postgres";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
 import { KvContentStore } from "../../../server/store/kv/mod.ts";
-import { PostgresContentStore } from "../../../server/store/postgres/mod.ts";
+import { PostgresContentStore } from "../../../postgres/store/mod.ts";
 import type {
   ContentRecord,
   HistoryStore,

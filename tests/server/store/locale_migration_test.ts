@@ -18,7 +18,7 @@ import { readLocalized } from "../../../server/store/localized.ts";
 import { createSaveHandler } from "../../../server/save/handler.ts";
 import { KvContentStore } from "../../../server/store/kv/mod.ts";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
-import { PostgresContentStore } from "../../../server/store/postgres/mod.ts";
+import { PostgresContentStore } from "../../../postgres/store/mod.ts";
 import type { DraftStore, StoreLine } from "../../../server/store/types.ts";
 import { startPostgres } from "../../helpers/postgres.ts";
 

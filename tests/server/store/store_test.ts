@@ -8,7 +8,7 @@ import {
 import {
   PostgresContentStore,
   UnstorableTextError,
-} from "../../../server/store/postgres/mod.ts";
+} from "../../../postgres/store/mod.ts";
 import type { ContentStore } from "../../../server/store/types.ts";
 import postgres from "postgres";
 import { startPostgres } from "../../helpers/postgres.ts";

@@ -6,8 +6,7 @@
  * @module
  */
 import type postgres from "postgres";
-import type { Retention } from "../types.ts";
-import { backoff } from "../_queue.ts";
+import { backoff, type Retention } from "../../server/store/mod.ts";
 
 /** A `postgres` client. */
 export type Sql = postgres.Sql;

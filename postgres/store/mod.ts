@@ -10,21 +10,23 @@
  * @module
  */
 import postgres from "postgres";
-import type {
-  ContentRecord,
-  Draft,
-  DraftRef,
-  DraftStore,
-  HistoryStore,
-  PublishResult,
-  Retention,
-  Revision,
-  RevisionInput,
-  StoreLine,
-} from "../types.ts";
-import { checkRetention } from "../_revision.ts";
-import { RecordQueue } from "../_queue.ts";
-import type { Schedule, ScheduleFiring, ScheduleStore } from "../schedule.ts";
+import {
+  checkRetention,
+  type ContentRecord,
+  type Draft,
+  type DraftRef,
+  type DraftStore,
+  type HistoryStore,
+  type PublishResult,
+  RecordQueue,
+  type Retention,
+  type Revision,
+  type RevisionInput,
+  type Schedule,
+  type ScheduleFiring,
+  type ScheduleStore,
+  type StoreLine,
+} from "../../server/store/mod.ts";
 import { createTables, type PgAt, retry, run, type Sql } from "./_tables.ts";
 import { getRecord, writeRecord } from "./_records.ts";
 import { revision, revisions } from "./_history.ts";

@@ -7,8 +7,11 @@
  * @module
  */
 import type postgres from "postgres";
-import type { ContentRecord, RevisionInput } from "../types.ts";
-import { newRevisions } from "../_revision.ts";
+import {
+  type ContentRecord,
+  newRevisions,
+  type RevisionInput,
+} from "../../server/store/mod.ts";
 import { type PgAt, RETRY, run, type Tx } from "./_tables.ts";
 import { insertRevision, lastSeq, prune } from "./_history.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { AwsClient } from "aws4fetch";
-import type { MediaObjectInfo, MediaStorage } from "./types.ts";
+import type { MediaObjectInfo, MediaStorage } from "../server/media/mod.ts";
 
 /** Options of {@linkcode S3MediaStorage}. */
 export interface S3MediaStorageOptions {

@@ -6,8 +6,7 @@
  * @module
  */
 import type postgres from "postgres";
-import type { Revision } from "../types.ts";
-import { expired } from "../_revision.ts";
+import { expired, type Revision } from "../../server/store/mod.ts";
 import { type PgAt, run, type Tx } from "./_tables.ts";
 
 /** The newest revision number of a field (0: no history). */

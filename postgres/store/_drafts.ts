@@ -6,8 +6,15 @@
  * @module
  */
 import type postgres from "postgres";
-import type { ContentRecord, Draft, RevisionInput } from "../types.ts";
-import { listDrafts, overlay, planDraft, type RecordDrafts } from "../draft.ts";
+import {
+  type ContentRecord,
+  type Draft,
+  listDrafts,
+  overlay,
+  planDraft,
+  type RecordDrafts,
+  type RevisionInput,
+} from "../../server/store/mod.ts";
 import { type PgAt, run, type Tx } from "./_tables.ts";
 import { insertRevision, lastSeq, prune } from "./_history.ts";
 

@@ -11,7 +11,7 @@ import {
   failureOf,
   type Schedule,
   type ScheduleFiring,
-} from "../schedule.ts";
+} from "../../server/store/mod.ts";
 import { type PgAt, run } from "./_tables.ts";
 import { publishIn } from "./_publish.ts";
 

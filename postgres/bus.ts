@@ -12,7 +12,7 @@ import {
   decodeMessage,
   encodeMessage,
   type EventBus,
-} from "./bus.ts";
+} from "../server/events/mod.ts";
 
 /**
  * A bus over PostgreSQL `LISTEN`/`NOTIFY` on one channel: every instance

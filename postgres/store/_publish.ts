@@ -7,13 +7,14 @@
  * @module
  */
 import type postgres from "postgres";
-import type { DraftRef, PublishResult } from "../types.ts";
 import {
   byRecord,
+  type DraftRef,
   planPublish,
+  type PublishResult,
   type RecordPublish,
   type Selection,
-} from "../draft.ts";
+} from "../../server/store/mod.ts";
 import { type PgAt, RETRY, type Tx } from "./_tables.ts";
 import { insertRevision, prune } from "./_history.ts";
 import { lockRecord } from "./_drafts.ts";

@@ -6,9 +6,13 @@
  * @module
  */
 import type postgres from "postgres";
-import type { ContentRecord, StoreLine } from "../types.ts";
-import { checkRevision } from "../_revision.ts";
-import { checkDraft, draftLines } from "../draft.ts";
+import {
+  checkDraft,
+  checkRevision,
+  type ContentRecord,
+  draftLines,
+  type StoreLine,
+} from "../../server/store/mod.ts";
 import { type PgAt, run, type Tx } from "./_tables.ts";
 import { insertRevision, toRevision } from "./_history.ts";
 import { draftsByRecord } from "./_drafts.ts";
