@@ -1,7 +1,7 @@
 /**
  * The editor event stream: server-sent events of saves, publishes, drafts,
- * schedules and presence, and the buses that carry them between processes
- * (memory, PostgreSQL `LISTEN`/`NOTIFY`).
+ * schedules and presence, the bus contract that carries them between
+ * processes and its in-memory bus (the PostgreSQL bus is in `postgres/`).
  *
  * @module
  */

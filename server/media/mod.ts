@@ -1,7 +1,8 @@
 /**
  * Uploaded files: the media endpoint (upload), the media library and media
  * cleanup, the upload records, image variants written to storage, and the
- * storages (local files, memory, S3).
+ * storage contract with its local-file and memory storages (the S3
+ * storage is in `s3/`).
  *
  * @module
  */

@@ -1,7 +1,8 @@
 /**
  * Content stores: the contract ({@linkcode ContentStore}, drafts, history,
- * schedules), the memory, Deno KV and PostgreSQL stores, their shared rules,
- * and localized reads.
+ * schedules), the memory and Deno KV stores, the rules every store shares
+ * (the pure plan of a draft write, revisions, retention, the record queue;
+ * the PostgreSQL store in `postgres/` uses them too), and localized reads.
  *
  * @module
  */
