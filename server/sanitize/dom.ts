@@ -1,18 +1,19 @@
 /**
  * The server's sanitize pipeline, run inside the sanitizer worker
- * (`server/sanitize/_worker.ts`): limits first, then jsdom's parse, then the
- * shared policy from `core/sanitizer.ts` by DOMPurify on jsdom.
+ * (`server/sanitize/_worker.ts`): one jsdom parse that counts the limits as
+ * it builds, then the shared policy from `core/sanitizer.ts` by DOMPurify.
  *
- * 1. **Limits counted by the parser, before jsdom parses.**
- *    `server/sanitize/limits.ts` runs parse5 (the parser inside jsdom) over
- *    a light tree and counts, as it builds, attributes per element and in
- *    total, nodes and nesting depth. Going past a limit stops that parse at
- *    once and refuses the value with an `HttpError` (413 for the amount of
- *    markup, 400 for its shape) before jsdom builds its much heavier DOM.
- * 2. **One parse, the policy as in the browser.** DOMPurify parses the
- *    string with jsdom's `DOMParser`, exactly as bare DOMPurify does, and
- *    applies the policy's hooks; unwrapping is linear (each node moves at
- *    most once, see `core/sanitizer.ts`). What the parser puts outside the
+ * 1. **Limits counted inside the one parse.** DOMPurify parses the string
+ *    with jsdom's `DOMParser`, exactly as bare DOMPurify does; jsdom's
+ *    parser (parse5) counts as it builds (`_parse_hook.ts`, `limits.ts`):
+ *    attributes per element and in total, nodes and nesting depth. Past a
+ *    limit the parse stops, the partial tree is dropped, and the value is
+ *    refused with an `HttpError` (413 for the amount of markup, 400 for its
+ *    shape). Where the hook cannot reach jsdom's parser (checked once, at
+ *    start), `scanLimits` counts with a parse of its own first.
+ * 2. **The policy as in the browser.** DOMPurify applies the policy's
+ *    hooks; unwrapping is linear (each node moves at most once, see
+ *    `core/sanitizer.ts`). What the parser puts outside the
  *    body (a leading `<style>`, comments before `<html>`) is counted as
  *    removed by the policy's hooks; a `<frameset>` that replaces the body
  *    yields an empty value and one removal.
@@ -34,6 +35,7 @@ import {
   type SanitizerOptions,
 } from "../../core/sanitizer.ts";
 import { HTML_LIMITS, type HtmlLimits, scanLimits } from "./limits.ts";
+import { countingNextParse, parseIsCounted } from "./_parse_hook.ts";
 
 export { HTML_LIMITS, type HtmlLimits };
 
@@ -51,7 +53,9 @@ const FRAMESET = /<frameset[\t\n\f\r />]/i;
  * an `HttpError` (413 or 400) past the limits and `TypeError` for a
  * non-string.
  */
-export async function createDomSanitizer(): Promise<DomSanitize> {
+export async function createDomSanitizer(): Promise<
+  DomSanitize & { readonly countsInParse: boolean }
+> {
   const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([
     import("jsdom"),
     import("dompurify"),
@@ -70,14 +74,20 @@ export async function createDomSanitizer(): Promise<DomSanitize> {
     }
     return s;
   };
-  return (html, options = {}, limits = HTML_LIMITS) => {
+  const inParse = parseIsCounted(() => purify.sanitize("<p>x</p>"));
+  const sanitize: DomSanitize = (html, options = {}, limits = HTML_LIMITS) => {
     if (typeof html !== "string") {
       throw new TypeError("sanitizeHtml expects a string of HTML");
     }
     // Without markup there is nothing to parse; DOMPurify returns it as is.
     if (!html.includes("<")) return { html, removed: 0 };
-    scanLimits(html, limits);
-    const result = sanitizerFor(options).counted(html);
+    const run = () => sanitizerFor(options).counted(html);
+    let result: SanitizeResult;
+    if (inParse) result = countingNextParse(limits, run);
+    else {
+      scanLimits(html, limits);
+      result = run();
+    }
     // A <frameset> early in the value replaces the body (and what preceded
     // it): an empty result, the frameset counted as removed.
     if (result.html === "" && result.removed === 0 && FRAMESET.test(html)) {
@@ -85,4 +95,5 @@ export async function createDomSanitizer(): Promise<DomSanitize> {
     }
     return result;
   };
+  return Object.assign(sanitize, { countsInParse: inParse });
 }

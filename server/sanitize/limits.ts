@@ -1,10 +1,9 @@
 /**
- * The limits on rich HTML, counted inside the real HTML parser before jsdom
- * parses the value (`server/sanitize/dom.ts`).
- *
- * {@linkcode scanLimits} runs parse5, the parser jsdom itself uses, at the
- * same version and with the same options as jsdom's `DOMParser` (scripting
- * off), over a light tree of plain objects. Two hooks count what it does:
+ * The limits on rich HTML, counted inside the real HTML parser: parse5, the
+ * parser jsdom itself uses. The sanitizer counts inside jsdom's own parse
+ * (`_parse_hook.ts`); {@linkcode scanLimits} runs parse5 over its light tree
+ * of plain objects, with the same options as jsdom's `DOMParser` (scripting
+ * off), where that hook can't run. Two hooks count what the parser does:
  *
  * - **The tokenizer** counts every attribute name it reads, on start and
  *   end tags, duplicates included, and refuses the moment one tag or the
@@ -39,13 +38,14 @@
 
 import {
   defaultTreeAdapter,
-  type DefaultTreeAdapterMap,
-  type DefaultTreeAdapterTypes,
+  type html,
   Parser,
+  type ParserOptions,
   type Token,
   Tokenizer,
   type TokenizerOptions,
   type TreeAdapter,
+  type TreeAdapterTypeMap,
 } from "parse5";
 import { HttpError } from "../http/mod.ts";
 
@@ -72,24 +72,41 @@ export const HTML_LIMITS: HtmlLimits = Object.freeze({
   depth: 256,
 });
 
-type Node = DefaultTreeAdapterTypes.Node;
-type ParentNode = DefaultTreeAdapterTypes.ParentNode;
-type Element = DefaultTreeAdapterTypes.Element;
-/** An element with its depth when it was inserted. */
-type Counted = Element & { depth?: number };
+/** Any tree's node, as a tree adapter hands it around. */
+type AnyNode = object;
+/** A tree adapter over any tree: parse5's light one, or jsdom's DOM. */
+type Adapter = TreeAdapter<ObjectTree>;
+/** Every node type of a tree, as objects. */
+type ObjectTree = TreeAdapterTypeMap<
+  AnyNode,
+  AnyNode,
+  AnyNode,
+  AnyNode,
+  AnyNode,
+  AnyNode,
+  AnyNode,
+  AnyNode,
+  AnyNode,
+  AnyNode
+>;
 
-const HTML_NS = "http://www.w3.org/1999/xhtml";
+type NS = html.NS;
+const HTML_NS = "http://www.w3.org/1999/xhtml" as NS;
 /** The elements every document has; the limits do not charge them. */
 const IMPLIED = new Set(["html", "head", "body"]);
 
 /** The running counts of one value, and the refusals past its limits. */
-class Counter {
+export class LimitCount {
   nodes = 0;
   attributes = 0;
   /** Attribute names read in the tag being tokenized. */
   tagAttributes = 0;
   /** Whether the tree builder moved a node after inserting it. */
   moved = false;
+  /** Whether a parse counted into this (see `countedParse`). */
+  engaged = false;
+  /** The first limit passed, once one is. */
+  refusal: HttpError | null = null;
   /**
    * The attributes of the start tag being handled, which the tokenizer has
    * charged: the first element made from them is free; an element made
@@ -97,7 +114,9 @@ class Counter {
    */
   charged: unknown = null;
   /** Template contents, to walk up from them to their template. */
-  readonly hosts = new WeakMap<Node, Element>();
+  readonly hosts = new Map<AnyNode, AnyNode>();
+  /** Each element's depth when it was inserted. */
+  readonly depths = new Map<AnyNode, number>();
 
   constructor(readonly limits: HtmlLimits) {}
 
@@ -139,46 +158,45 @@ class Counter {
     }
   }
 
+  /** The node above `node`: its parent, or a template content's template. */
+  above(tree: Adapter, node: AnyNode): AnyNode | null {
+    return tree.getParentNode(node) ?? this.hosts.get(node) ?? null;
+  }
+
   /**
-   * Elements from `node` up to the document (template contents count).
+   * Elements from `element` up to the document (template contents count).
    * Until the parser first moves a node, each element's depth is fixed when
    * it is inserted, and its parent's is known; after a move, the path is
    * walked.
    */
-  depthOf(node: Counted): number {
+  depthOf(tree: Adapter, element: AnyNode): number {
     if (!this.moved) {
-      const parent = node.parentNode as Node;
-      const above = "tagName" in parent
-        ? parent
-        : parent.nodeName === "#document-fragment"
+      const parent = this.above(tree, element);
+      const up = parent && !tree.isElementNode(parent)
         ? this.hosts.get(parent)
-        : undefined;
-      return node.depth = ((above as Counted | undefined)?.depth ?? 0) + 1;
+        : parent;
+      const depth = (up ? this.depths.get(up) ?? 0 : 0) + 1;
+      this.depths.set(element, depth);
+      return depth;
     }
     let depth = 0;
-    for (let n: Node | null | undefined = node; n;) {
-      if ("tagName" in n) depth++;
-      n = "parentNode" in n
-        ? n.parentNode
-        : n.nodeName === "#document-fragment"
-        ? this.hosts.get(n)
-        : null;
+    for (let n: AnyNode | null = element; n; n = this.above(tree, n)) {
+      if (tree.isElementNode(n)) depth++;
     }
     return depth;
   }
 
   /** Checks the depth of the finished tree (after the parser moved nodes). */
-  treeDepth(root: ParentNode): void {
-    const stack: [Node, number][] = [[root, 0]];
+  treeDepth(tree: Adapter, root: AnyNode): void {
+    const stack: [AnyNode, number][] = [[root, 0]];
     while (stack.length > 0) {
       const [node, depth] = stack.pop()!;
-      const children = "childNodes" in node ? node.childNodes : [];
-      for (const child of children) {
-        if (!("tagName" in child)) continue;
+      for (const child of tree.getChildNodes(node)) {
+        if (!tree.isElementNode(child)) continue;
         this.depth(depth + 1);
         stack.push([child, depth + 1]);
-        if (child.tagName === "template" && "content" in child) {
-          stack.push([child.content, depth + 1]);
+        if (tree.getTagName(child) === "template") {
+          stack.push([tree.getTemplateContent(child), depth + 1]);
         }
       }
     }
@@ -189,92 +207,160 @@ class Counter {
 class CountingTokenizer extends Tokenizer {
   constructor(
     options: TokenizerOptions,
-    handler: Parser<DefaultTreeAdapterMap>,
-    private readonly counter: Counter,
+    handler: Parser<ObjectTree>,
+    private readonly count: LimitCount,
   ) {
     super(options, handler);
   }
 
   protected override _createStartTagToken(): void {
     super._createStartTagToken();
-    this.counter.tagAttributes = 0;
-    this.counter.charged = (this.currentToken as Token.TagToken).attrs;
+    this.count.tagAttributes = 0;
+    this.count.charged = (this.currentToken as Token.TagToken).attrs;
   }
 
   protected override _createEndTagToken(): void {
     super._createEndTagToken();
-    this.counter.tagAttributes = 0;
+    this.count.tagAttributes = 0;
   }
 
   protected override _createAttr(attrNameFirstCh: string): void {
-    const counter = this.counter;
-    counter.onElement(++counter.tagAttributes);
-    counter.addAttributes(1);
+    const count = this.count;
+    count.onElement(++count.tagAttributes);
+    count.addAttributes(1);
     super._createAttr(attrNameFirstCh);
   }
 }
 
-/** parse5's default tree, with every creation and insertion counted. */
-function countingAdapter(
-  counter: Counter,
-): TreeAdapter<DefaultTreeAdapterMap> {
-  const base = defaultTreeAdapter;
-  const inserted = (node: Node) => {
-    if ("tagName" in node) counter.depth(counter.depthOf(node));
+/** The last child of `parent` (jsdom's nodes know it; parse5's list them). */
+function lastChild(parent: AnyNode): unknown {
+  if ("lastChild" in parent) return parent.lastChild;
+  const children = (parent as { childNodes: unknown[] }).childNodes;
+  return children[children.length - 1];
+}
+
+/** The node before `node` among its siblings. */
+function previous(tree: Adapter, node: AnyNode): unknown {
+  if ("previousSibling" in node) return node.previousSibling;
+  const siblings = tree.getChildNodes(tree.getParentNode(node)!);
+  return siblings[siblings.indexOf(node) - 1];
+}
+
+/** `tree`'s methods, each bound to `tree`, as a plain object. */
+function bound(tree: Adapter): Adapter {
+  const methods: Record<string, unknown> = {};
+  for (
+    let o: object | null = tree;
+    o && o !== Object.prototype;
+    o = Object.getPrototypeOf(o)
+  ) {
+    for (const name of Object.getOwnPropertyNames(o)) {
+      const value = (tree as unknown as Record<string, unknown>)[name];
+      if (name in methods || typeof value !== "function") continue;
+      if (name !== "constructor") methods[name] = value.bind(tree);
+    }
+  }
+  return methods as unknown as Adapter;
+}
+
+/**
+ * `tree` with every creation and insertion counted into `count`. Each of
+ * its methods runs on `tree` itself (jsdom's adapter keeps private state).
+ */
+function countingAdapter(count: LimitCount, tree: Adapter): Adapter {
+  const wrapped = bound(tree);
+  const inserted = (node: AnyNode) => {
+    if (tree.isElementNode(node)) count.depth(count.depthOf(tree, node));
   };
-  return {
-    ...base,
-    createElement(tagName, namespaceURI, attrs) {
-      if (namespaceURI !== HTML_NS || !IMPLIED.has(tagName)) counter.node();
+  return Object.assign(wrapped, {
+    createElement(tagName: string, namespaceURI: NS, attrs: Token.Attribute[]) {
+      if (namespaceURI !== HTML_NS || !IMPLIED.has(tagName)) count.node();
       // A reopened clone carries its attributes again.
-      if (attrs === counter.charged) counter.charged = null;
-      else counter.addAttributes(attrs.length);
-      const element: Counted = base.createElement(tagName, namespaceURI, attrs);
-      element.depth = 0;
-      return element;
+      if (attrs === count.charged) count.charged = null;
+      else count.addAttributes(attrs.length);
+      return tree.createElement(tagName, namespaceURI, attrs);
     },
-    createCommentNode(data) {
-      counter.node();
-      return base.createCommentNode(data);
+    createCommentNode(data: string) {
+      count.node();
+      return tree.createCommentNode(data);
     },
-    appendChild(parent, node) {
-      base.appendChild(parent, node);
+    appendChild(parent: AnyNode, node: AnyNode) {
+      tree.appendChild(parent, node);
       inserted(node);
     },
-    insertBefore(parent, node, reference) {
-      base.insertBefore(parent, node, reference);
+    insertBefore(parent: AnyNode, node: AnyNode, reference: AnyNode) {
+      tree.insertBefore(parent, node, reference);
       inserted(node);
     },
-    detachNode(node) {
-      counter.moved = true;
-      base.detachNode(node);
+    detachNode(node: AnyNode) {
+      count.moved = true;
+      tree.detachNode(node);
     },
-    insertText(parent, text) {
-      const before = parent.childNodes.length;
-      base.insertText(parent, text);
-      if (parent.childNodes.length > before) counter.node();
+    insertText(parent: AnyNode, text: string) {
+      const before = lastChild(parent);
+      tree.insertText(parent, text);
+      if (lastChild(parent) !== before) count.node();
     },
-    insertTextBefore(parent, text, reference) {
-      const before = parent.childNodes.length;
-      base.insertTextBefore(parent, text, reference);
-      if (parent.childNodes.length > before) counter.node();
+    insertTextBefore(parent: AnyNode, text: string, reference: AnyNode) {
+      const before = previous(tree, reference);
+      tree.insertTextBefore(parent, text, reference);
+      if (previous(tree, reference) !== before) count.node();
     },
-    setTemplateContent(template, content) {
-      counter.hosts.set(content, template);
-      base.setTemplateContent(template, content);
+    setTemplateContent(template: AnyNode, content: AnyNode) {
+      count.hosts.set(content, template);
+      tree.setTemplateContent(template, content);
     },
-    adoptAttributes(recipient, attrs) {
+    adoptAttributes(recipient: AnyNode, attrs: Token.Attribute[]) {
       // Repeated <html> and <body> tags merge onto one element.
-      base.adoptAttributes(recipient, attrs);
-      counter.onElement(recipient.attrs.length);
+      tree.adoptAttributes(recipient, attrs);
+      count.onElement(tree.getAttrList(recipient).length);
     },
-  };
+  });
+}
+
+/**
+ * Runs parse5's document parse of `html` as `Parser.parse` does, with the
+ * counting tokenizer and tree adapter over `options.treeAdapter` (parse5's
+ * light tree when none is given), and records the first limit passed in
+ * `count.refusal` instead of throwing: the parse stops there and the
+ * document is left empty but for its root element (so a caller such as
+ * DOMPurify has nothing to work on and does not try another parser).
+ */
+export function countedParse(
+  ParserClass: typeof Parser,
+  html: string,
+  options: Partial<ParserOptions<ObjectTree>> | undefined,
+  count: LimitCount,
+): unknown {
+  count.engaged = true;
+  const tree = (options?.treeAdapter ?? defaultTreeAdapter) as Adapter;
+  const parser = new ParserClass<ObjectTree>({
+    ...options,
+    treeAdapter: countingAdapter(count, tree),
+  });
+  parser.tokenizer = new CountingTokenizer(parser.options, parser, count);
+  try {
+    parser.tokenizer.write(html, true);
+    // Moves (the adoption agency, foster parenting) only shorten paths, but
+    // the finished tree is checked once more all the same.
+    if (count.moved) count.treeDepth(tree, parser.document);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    count.refusal = error;
+    // What was built is dropped, so whoever parsed has nothing to work on.
+    const document = parser.document;
+    for (const node of tree.getChildNodes(document)) tree.detachNode(node);
+    tree.appendChild(document, tree.createElement("html", HTML_NS, []));
+  }
+  return parser.document;
 }
 
 /**
  * Throws an `HttpError` (413 or 400) when parsing `html` builds more than
- * `limits` allow. Parses `html` once with parse5 (what jsdom would build),
- * and stops at the first limit passed.
+ * `limits` allow. Parses `html` once with parse5 over its light tree (what
+ * jsdom would build), and stops at the first limit passed. The sanitizer
+ * counts inside jsdom's own parse instead (`server/sanitize/_parse_hook.ts`);
+ * this stands alone, for tests and benchmarks and where the hook can't run.
  *
  * @example
  * ```ts ignore
@@ -283,15 +369,8 @@ function countingAdapter(
  * ```
  */
 export function scanLimits(html: string, limits: HtmlLimits): void {
-  const counter = new Counter(limits);
+  const count = new LimitCount(limits);
   // As jsdom's DOMParser parses: a document without scripting.
-  const parser = new Parser<DefaultTreeAdapterMap>({
-    treeAdapter: countingAdapter(counter),
-    scriptingEnabled: false,
-  });
-  parser.tokenizer = new CountingTokenizer(parser.options, parser, counter);
-  parser.tokenizer.write(html, true);
-  // Moves (the adoption agency, foster parenting) only shorten paths, but
-  // the finished tree is checked once more all the same.
-  if (counter.moved) counter.treeDepth(parser.document);
+  countedParse(Parser, html, { scriptingEnabled: false }, count);
+  if (count.refusal) throw count.refusal;
 }

@@ -1,8 +1,8 @@
 /**
  * The server's rich-text sanitizer: the policy of `core/sanitizer.ts` run
- * by DOMPurify on jsdom in a worker pool, after a size and structure limit
- * check, counted inside the HTML parser, that refuses hostile input before
- * jsdom builds its DOM.
+ * by DOMPurify on jsdom in a worker pool, with the size and structure
+ * limits counted inside jsdom's one parse, which stops at the first limit
+ * passed and refuses the value.
  *
  * @module
  */

@@ -29,6 +29,7 @@ import {
   scanLimits,
 } from "../../../server/sanitize/limits.ts";
 import { HttpError } from "../../../server/http/pipeline.ts";
+import { createDomSanitizer } from "../../../server/sanitize/dom.ts";
 
 const RUNS = Number(Deno.env.get("CMS_PROPERTY_RUNS") ?? 400);
 const SEED = Number(Deno.env.get("CMS_PROPERTY_SEED") ?? 0x5ca4);
@@ -310,6 +311,45 @@ Deno.test("the limit count never counts less than jsdom's parser builds, and nod
       seed: SEED,
       numRuns: RUNS,
     },
+  );
+});
+
+const pipeline = await createDomSanitizer();
+
+/** The refusal `run` throws, as status and text; "" when it passes. */
+function verdict(run: () => unknown): string {
+  try {
+    run();
+    return "";
+  } catch (error) {
+    if (error instanceof HttpError) return `${error.status} ${error.message}`;
+    throw error;
+  }
+}
+
+Deno.test("the sanitizer counts inside jsdom's own parse, with the scan's verdicts", () => {
+  assert.ok(pipeline.countsInParse, "jsdom's parse is counted");
+  fc.assert(
+    fc.property(markup, (html) => {
+      // Without markup the sanitizer parses nothing (the value is text).
+      if (!html.includes("<")) return;
+      const counts = built(html);
+      const limitSets = [
+        UNLIMITED,
+        ...DIMENSIONS.map((dimension) => ({
+          ...UNLIMITED,
+          [dimension]: Math.max(0, counts[dimension] - 1),
+        })),
+      ];
+      for (const limits of limitSets) {
+        assert.equal(
+          verdict(() => pipeline(html, {}, limits)),
+          verdict(() => scanLimits(html, limits)),
+          JSON.stringify(html),
+        );
+      }
+    }),
+    { seed: SEED, numRuns: Math.ceil(RUNS / 2) },
   );
 });
 

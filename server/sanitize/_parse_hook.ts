@@ -1,0 +1,82 @@
+/**
+ * The limits counted inside jsdom's own parse, so a value is parsed once.
+ *
+ * jsdom parses HTML with parse5 (`parse5.parse`, through `Parser.parse`),
+ * the same module instance this package imports. While
+ * {@linkcode countingNextParse} runs, the next document parse in this
+ * thread goes through `countedParse` of `limits.ts`: the counting tokenizer
+ * and a counting wrapper around jsdom's own tree adapter. Past a limit the
+ * parse stops (DOMPurify, which calls the parser, swallows parser errors, so
+ * nothing is thrown inside it) and the refusal is thrown once DOMPurify has
+ * returned; the work done on the partial document is bounded by the limits.
+ *
+ * Whether the hook reaches jsdom's parser is checked once, at start
+ * ({@linkcode parseIsCounted}): where it does not (another parse5 version
+ * inside jsdom), the sanitizer counts with a parse of its own first.
+ *
+ * @module
+ */
+import { Parser, type ParserOptions, type TreeAdapterTypeMap } from "parse5";
+import { countedParse, type HtmlLimits, LimitCount } from "./limits.ts";
+
+type CountedOptions = Parameters<typeof countedParse>[2];
+
+/** The count the next document parse goes into, while one is asked for. */
+let pending: LimitCount | null = null;
+let installed = false;
+
+/** Routes `Parser.parse` through the count while one is pending. */
+function install(): void {
+  if (installed) return;
+  installed = true;
+  const original = Parser.parse;
+  const counting = function (
+    this: typeof Parser,
+    html: string,
+    options?: ParserOptions<TreeAdapterTypeMap>,
+  ) {
+    const count = pending;
+    if (!count) return original.call(this, html, options);
+    pending = null;
+    return countedParse(this, html, options as CountedOptions, count);
+  };
+  Parser.parse = counting as typeof Parser.parse;
+}
+
+/**
+ * Runs `parseAndSanitize` with the next HTML document parse in this thread
+ * counted against `limits`; throws the refusal (an `HttpError`) when a
+ * limit was passed, and an `Error` when no parse was counted.
+ */
+export function countingNextParse<T>(
+  limits: HtmlLimits,
+  parseAndSanitize: () => T,
+): T {
+  install();
+  const count = new LimitCount(limits);
+  pending = count;
+  let result: T;
+  try {
+    result = parseAndSanitize();
+  } finally {
+    pending = null;
+  }
+  if (!count.engaged) throw new Error("the HTML parse was not counted");
+  if (count.refusal) throw count.refusal;
+  return result;
+}
+
+/** Whether `parse` (one HTML document parse by jsdom) is counted. */
+export function parseIsCounted(parse: () => unknown): boolean {
+  try {
+    countingNextParse({
+      nodes: 1e9,
+      attributes: 1e9,
+      attributesPerElement: 1e9,
+      depth: 1e9,
+    }, parse);
+    return true;
+  } catch {
+    return false;
+  }
+}
