@@ -12,6 +12,8 @@
  *   `client/mod.ts` reach never loads `postgres` or `aws4fetch`.
  * - In the library folders, no file over 600 lines (generated files aside)
  *   and no function over 80 lines.
+ * - No internal tracker numbers ("issue" and a number) in code, tests,
+ *   benchmarks or docs: a reader on JSR can't look them up.
  *
  * Each rule is a pure function of an import graph, so the last tests here
  * break each wall on a small made-up graph and watch the rule fail.
@@ -285,6 +287,29 @@ Deno.test("architecture: library files and functions stay small", () => {
     longFunctions(m.source, MAX_FUNCTION_LINES)
   );
   assert.deepEqual([...bigFiles, ...bigFunctions], []);
+});
+
+/** Files of `dir` (recursively) whose name matches `pattern`. */
+function filesUnder(dir: string, pattern: RegExp): string[] {
+  const out: string[] = [];
+  walk(dir, out);
+  return out.filter((p) => pattern.test(p));
+}
+
+Deno.test("architecture: no internal issue numbers in code, tests or docs", () => {
+  // Built from parts, so this file does not match itself.
+  const numbered = new RegExp(["\\bissues?", "\\d{1,3}\\b"].join(" "), "i");
+  const texts = [
+    ...modules.map((m) => m.path),
+    ...filesUnder("tests", /\.(ts|tsx)$/),
+    ...filesUnder("docs", /\.md$/),
+    "README.md",
+  ];
+  const found = texts.filter((path) =>
+    numbered.test(Deno.readTextFileSync(new URL(path, ROOT)))
+  );
+  assert.ok(texts.length > 300, `only ${texts.length} files read`);
+  assert.deepEqual(found, []);
 });
 
 Deno.test("architecture: each rule fails when its wall is broken", () => {
