@@ -200,9 +200,19 @@ async function attachFeatures(
           s.render();
         },
       }));
+  }
+  if (cfg.publish && cfg.schedule) {
     when(
       import("./schedule.ts"),
-      (m) => m.attachSchedule(kit, bar, cfg.publish, s.list, cfg.editor),
+      (m) =>
+        m.attachSchedule(
+          kit,
+          bar,
+          cfg.publish,
+          cfg.schedule,
+          s.list,
+          cfg.editor,
+        ),
     );
   }
   if (cfg.events) {

@@ -23,6 +23,12 @@ export interface CmsConfig {
   /** Publish endpoint (publish mode `draft`); `""` (default): none. */
   publish: string;
   /**
+   * Schedule listing endpoint (`/api/cms/schedule`; cancel is its
+   * `/cancel`), set where a scheduler fires schedules: with `publish`, the
+   * edit bar offers "Publish at…". `""` (default): none.
+   */
+  schedule: string;
+  /**
    * Editor event stream (`/api/cms/events`): presence and live changes.
    * `""` (default): off.
    */
@@ -74,6 +80,7 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     editor: "",
     exit: exit.href,
     publish: "",
+    schedule: "",
     events: "",
     mediaBase: "",
     settings: false,

@@ -1,6 +1,6 @@
 /**
  * Scheduled publishing in the editor (a lazy chunk, loaded in publish mode
- * `draft`): "Publish at…" in the edit bar opens a dialog with a time
+ * `draft` when the page config names a `schedule` endpoint): "Publish at…" in the edit bar opens a dialog with a time
  * picker in the editor's time zone (sent in UTC) that schedules this
  * page's drafted fields, and lists the schedules (pending and failed, with
  * the reason) with Cancel. Fields of a pending schedule are marked.
@@ -206,8 +206,10 @@ const headers = { "Content-Type": "application/json" };
 interface Scheduler {
   kit: Kit;
   bar: EditBar;
-  /** A sibling of the publish endpoint (`drafts`, `schedule`, …). */
+  /** A sibling of the publish endpoint (`drafts`, `publish`). */
   url(name: string): URL;
+  /** The schedule listing endpoint; cancel is its `/cancel`. */
+  list: string;
   model: ScheduleModel;
   fields: ScheduleField[];
   byId: Map<string, ScheduleField>;
@@ -235,7 +237,7 @@ function paintMarks({ fields, model }: Scheduler) {
 
 /** Reads the schedules again, and marks their fields. */
 async function refresh(c: Scheduler) {
-  const res = await fetch(c.url("schedule")).catch(() => null);
+  const res = await fetch(c.list).catch(() => null);
   const data = res?.ok && await res.json().catch(() => null);
   if (!Array.isArray(data?.schedules)) return;
   c.model.set(data as ScheduleListing);
@@ -331,7 +333,7 @@ function scheduleRow(
 
 /** Cancels (or dismisses) schedule `id`: `null`, or the reason it failed. */
 async function cancelSchedule(c: Scheduler, id: string) {
-  const res = await fetch(c.url("schedule/cancel"), {
+  const res = await fetch(c.list + "/cancel", {
     method: "POST",
     headers,
     body: JSON.stringify({ id }),
@@ -436,18 +438,21 @@ async function openSchedule(c: Scheduler) {
 
 /**
  * Wires scheduling into the session; returns the cleanup. `endpoint` is
- * the publish URL; `drafts`, `schedule` and `schedule/cancel` are its
- * siblings.
+ * the publish URL (`drafts` is its sibling); `list` the schedule listing
+ * (`/api/cms/schedule`), whose `/cancel` cancels.
  *
  * @example
  * ```ts ignore
- * const off = attachSchedule(kit, bar, "/api/cms/publish", fields, "Ada");
+ * const off = attachSchedule(
+ *   kit, bar, "/api/cms/publish", "/api/cms/schedule", fields, "Ada",
+ * );
  * ```
  */
 export function attachSchedule(
   kit: Kit,
   bar: EditBar,
   endpoint: string,
+  list: string,
   fields: ScheduleField[],
   editor: string,
 ): () => void {
@@ -455,6 +460,7 @@ export function attachSchedule(
     kit,
     bar,
     url: (name) => new URL(name, new URL(endpoint, location.href)),
+    list,
     model: new ScheduleModel(),
     fields,
     byId: new Map(fields.map((f) => [f.id, f])),

@@ -37,6 +37,7 @@ import {
   type Scheduler,
 } from "../server/drafts/mod.ts";
 import type { HistoryStore, PublishMode } from "../server/store/mod.ts";
+import type { FieldAddress } from "../core/address.ts";
 import { demoContent, HERO_PLACEHOLDER, loadHome } from "./content.ts";
 import {
   clientAddress,
@@ -208,6 +209,9 @@ export async function createDemoApp(
       store: drafted,
       allowedHosts,
       scheduler: options.scheduler,
+      // Every field is on a home page: the default locale's at `/`.
+      pageUrl: (a: FieldAddress) =>
+        a.locale && homes.has(`/${a.locale}/`) ? `/${a.locale}/` : "/",
       publicOrigin,
       onPublish: events.onPublish,
       onDiscard: events.onDiscard,
@@ -274,6 +278,7 @@ export async function createDemoApp(
       nonce,
       mediaBase: options.media.url(""),
       publish: drafted ? "/api/cms/publish" : undefined,
+      schedule: drafted && options.scheduler ? "/api/cms/schedule" : undefined,
     }));
     // What an editor sees depends on their session: never in a shared cache.
     return page(html, 200, {

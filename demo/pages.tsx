@@ -102,6 +102,8 @@ export interface HomeProps {
   mediaBase?: string;
   /** Publish endpoint (draft mode): the client offers Publish and Discard. */
   publish?: string;
+  /** Schedule listing (a scheduler runs): the client offers Publish at…. */
+  schedule?: string;
   /** A preview link: drafts shown read-only, with a banner. */
   preview?: boolean;
   /** The content declaration (with the site's locales, if any). */
@@ -203,6 +205,7 @@ export function HomePageView(props: HomeProps): VNode {
               exit: path,
               ...props.mediaBase ? { mediaBase: props.mediaBase } : {},
               ...props.publish ? { publish: props.publish } : {},
+              ...props.schedule ? { schedule: props.schedule } : {},
               ...locale && props.locales
                 ? { locale, locales: props.locales }
                 : {},

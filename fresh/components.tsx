@@ -429,6 +429,12 @@ export interface CmsPageConfig {
    */
   publish?: string;
   /**
+   * Schedule listing endpoint, e.g. `/api/cms/schedule`, where a scheduler
+   * fires schedules: with `publish`, the edit bar offers "Publish at…".
+   * Absent: no scheduling.
+   */
+  schedule?: string;
+  /**
    * Editor event stream, e.g. `/api/cms/events`: editors see each other and
    * saved values arrive live. Absent: off.
    */

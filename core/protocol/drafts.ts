@@ -14,8 +14,11 @@
 
 /** Drafts endpoint, `GET`: one entry per unpublished field, oldest first. */
 export interface DraftsListing {
-  /** Oldest first. */
-  drafts: { field: string; at: string; editor: string }[];
+  /**
+   * Oldest first. `page`: the site path of the page showing the field
+   * (the host's `pageUrl`), when known.
+   */
+  drafts: { field: string; at: string; editor: string; page?: string }[];
 }
 
 /**

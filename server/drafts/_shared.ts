@@ -51,10 +51,24 @@ export type DraftHandlerOptions =
     onDiscard?: (field: string, editor: Editor) => void | Promise<void>;
     /**
      * Fires scheduled publishes (`POST /api/cms/publish` with `at`); woken
-     * when a schedule is made here. Without it, schedules are kept and
-     * fired by whichever instance runs a {@linkcode Scheduler} on the store.
+     * when a schedule is made here. Without it (and without
+     * `schedulerElsewhere`), a publish with `at` is refused (400): nothing
+     * would fire it.
      */
     scheduler?: Scheduler;
+    /**
+     * `true` when a {@linkcode Scheduler} on this store runs in another
+     * process (a worker, another instance): publishes with `at` are then
+     * accepted here without `scheduler`. Default `false`.
+     */
+    schedulerElsewhere?: boolean;
+    /**
+     * The site path of the page that shows a field (e.g. `pages:about:body`
+     * → `"/about"`), so the editor's publish panel links drafts on other
+     * pages; `null`/`undefined`: listed without a link. The drafts listing
+     * answers it as `page`. An error it throws counts as no link.
+     */
+    pageUrl?: (address: FieldAddress) => string | null | undefined;
   };
 
 /** Largest publish, discard or cancel body (a page's addresses fit easily). */

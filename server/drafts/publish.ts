@@ -10,7 +10,12 @@ import {
   type PublishConflictBody,
   Status,
 } from "../../core/protocol/mod.ts";
-import { type EndpointCall, type Handler, json } from "../http/mod.ts";
+import {
+  type EndpointCall,
+  type Handler,
+  HttpError,
+  json,
+} from "../http/mod.ts";
 import {
   draftEndpoint,
   type DraftHandlerOptions,
@@ -34,7 +39,8 @@ import { schedulePublish } from "./schedule.ts";
  *   was published.
  * - 400: malformed JSON, `fields` not a list of allowlisted addresses (at
  *   most 1000), `versions` not an object of strings, an undeclared
- *   `locale`, or `locale` with `fields`; 403 without a session,
+ *   `locale`, `locale` with `fields`, or `at` on a site that runs no
+ *   scheduler (neither `scheduler` nor `schedulerElsewhere`); 403 without a session,
  *   from another site, or when `canEdit` refuses a named field; 405 for
  *   other methods; 413 for a publish too large for the store.
  *
@@ -60,6 +66,12 @@ export function createPublishHandler(
     async (req, editor, call) => {
       const body = await readDraftBody(req);
       if (body.at !== undefined) {
+        if (!options.scheduler && !options.schedulerElsewhere) {
+          throw new HttpError(
+            Status.BadRequest,
+            "This site does not schedule publishes: publish now instead",
+          );
+        }
         return await schedulePublish(options, req, editor, call, body);
       }
       const refs = await publishRefs(options, req, editor, call, body);

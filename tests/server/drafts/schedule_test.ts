@@ -35,6 +35,7 @@ function options(
       req.headers.get("Cookie") === "s=ok" ? { name: "Ada" } : null,
     allowlist: { pages: { title: "plain", summary: "plain" } },
     store,
+    schedulerElsewhere: true,
     ...extra,
   };
 }
