@@ -12,7 +12,8 @@ import type { BarAction, EditBar } from "./bar_types.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
 import { type Labels, type Language, t, useLabels } from "./labels.ts";
-import { fieldLabel, type Marker, readMarker } from "./markers.ts";
+import { type Marker, readMarker } from "./markers.ts";
+import { fieldName } from "./labels_field.ts";
 import { createModel, type Field, type Model } from "./model.ts";
 import { makePlain, plainEvents } from "./regions.ts";
 import { type ImageRegions, imageRegions } from "./image_regions.ts";
@@ -193,7 +194,7 @@ async function attachFeatures(
         fields: s.list.map((f) => ({
           id: f.id,
           els: f.els,
-          label: fieldLabel(f.field, f.els[0]),
+          label: fieldName(f.field, f.els[0]),
         })),
         drafts(n) {
           s.drafts = n;
@@ -363,7 +364,7 @@ async function ask(s: Session, f: PageField): Promise<void> {
   // A list's items as lines, not its JSON.
   const text = (v: string) => f.list ? JSON.parse(v).join("\n") : v;
   const choice = await s.bar.conflict(
-    fieldLabel(f.field, f.els[0]),
+    fieldName(f.field, f.els[0]),
     text(f.value),
     text(f.conflict!.stored),
   );
@@ -376,8 +377,9 @@ async function showHistory(s: Session): Promise<void> {
   const { openHistory } = await import("./history.ts");
   await openHistory(s.kit, s.cfg.history, {
     id: f.id,
-    label: fieldLabel(f.field, f.els[0]),
+    label: fieldName(f.field, f.els[0]),
     rich: f.rich,
+    drafts: !!s.cfg.publish,
     restore: (value) => (s.model.edit(f.id, value), s.model.save()),
   });
 }

@@ -85,3 +85,42 @@ function middle(
     } else push(1, y[j++]);
   }
 }
+
+/**
+ * The part of a diff people need to see what changed: the changes with
+ * about `context` characters of unchanged text around them (`…` where
+ * text is left out), at most about `max` characters in all. A diff without
+ * changes keeps its start.
+ *
+ * @example
+ * ```ts
+ * import { changeExcerpt, diffWords } from "./diff.ts";
+ * changeExcerpt(diffWords("a long intro. Old end", "a long intro. New end"), 6);
+ * // [[0, "…ntro. "], [-1, "Old"], [1, "New"], [0, " end"]]
+ * ```
+ */
+export function changeExcerpt(
+  parts: DiffPart[],
+  context = 40,
+  max = 200,
+): DiffPart[] {
+  const out: DiffPart[] = [];
+  let left = max;
+  const changed = parts.some(([op]) => op);
+  parts.forEach(([op, text], i) => {
+    if (left <= 0) return;
+    if (!op && changed) {
+      const first = !i, last = i === parts.length - 1;
+      if (first && text.length > context) text = "…" + text.slice(-context);
+      else if (last && text.length > context) {
+        text = text.slice(0, context) + "…";
+      } else if (!first && !last && text.length > 2 * context) {
+        text = text.slice(0, context) + " … " + text.slice(-context);
+      }
+    }
+    if (text.length > left) text = text.slice(0, left) + "…";
+    left -= text.length;
+    out.push([op, text]);
+  });
+  return out;
+}

@@ -1,7 +1,9 @@
 /**
  * The history panel (a lazy chunk): the revisions of one field, newest
  * first, each with when (Intl), who, its size in characters (plain) or
- * words (rich) and a preview; the newest carries a "Current" badge. Restore
+ * words (rich), in draft mode whether it is a draft or published, and a
+ * preview of what it changed (against the revision before it); the newest
+ * carries a "Current" badge. Restore
  * on an older one first shows what it would change: a word-level diff of
  * the current value against that revision (removed words struck through,
  * inserted ones underlined), then "Restore this version" or Back. A modal
@@ -21,7 +23,7 @@ import type {
   RevisionBody,
   RevisionSummary,
 } from "../core/protocol/mod.ts";
-import { diffWords } from "./diff.ts";
+import { changeExcerpt, diffWords } from "./diff.ts";
 import type { Kit } from "./dom.ts";
 import { dateTime, t } from "./labels.ts";
 import { THEME } from "./theme.ts";
@@ -34,6 +36,11 @@ export interface HistoryTarget {
   label: string;
   /** Whether its value is HTML (previewed and compared as text). */
   rich: boolean;
+  /**
+   * Publish mode `draft`: each revision is marked "draft" or "published".
+   * Default `false` (every save went live; no marks).
+   */
+  drafts?: boolean;
   /** Puts `value` in the field and saves it. */
   restore(value: string): Promise<void>;
 }
@@ -43,7 +50,8 @@ ol{list-style:none;margin:0 0 var(--sp);padding:0;max-height:55vh;overflow:auto}
 li{display:flex;gap:var(--sp);align-items:center;padding:var(--sp) 0;border-top:1px solid var(--bg2)}
 li>div{flex:1;min-width:0}
 .t{padding:1px 8px;border-radius:9px;background:var(--bg2);border:1px solid var(--bd);font-size:12px;font-weight:600}
-li p{margin:2px 0 0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.d{margin-left:6px;font-size:11px;font-weight:600;text-transform:uppercase}
+li p{margin:2px 0 0;overflow-wrap:anywhere;max-height:4.5em;overflow:hidden}
 .df{white-space:pre-wrap;overflow-wrap:anywhere;max-height:45vh;overflow:auto;padding:var(--sp);border:1px solid var(--bd)}
 ins{text-decoration:underline 2px var(--ok)}
 del{text-decoration:line-through 2px var(--er)}
@@ -166,15 +174,33 @@ interface View {
   rows: { rev: RevisionSummary; value: string }[];
 }
 
+/**
+ * The preview of row `i`: what it changed against the revision before it
+ * (removed words struck through, new ones underlined, context around);
+ * the oldest shows its start.
+ */
+function preview(v: View, i: number): HTMLElement {
+  const { kit: { h }, target: { rich }, rows } = v;
+  const text = textOf(rows[i].value, rich);
+  const older = rows[i + 1] ? textOf(rows[i + 1].value, rich) : text;
+  const p = h("p", { title: text });
+  for (const [op, part] of changeExcerpt(diffWords(older, text, 200_000))) {
+    p.append(op ? h(op > 0 ? "ins" : "del", {}, part) : part);
+  }
+  if (!text && !p.textContent) p.textContent = t("empty");
+  return p;
+}
+
 /** Row `i`: meta line, preview, and the Current badge or Restore. */
 function row(v: View, i: number): HTMLElement {
-  const { kit: { h }, target: { rich }, rows } = v;
+  const { kit: { h }, target: { rich, drafts }, rows } = v;
   const { rev, value } = rows[i];
   const text = textOf(value, rich);
   const when = dateTime(new Date(rev.at));
   const meta = `${when} · ${rev.editor ?? t("beforeHistory")} · ${
     sizeOf(text, rich)
   }`;
+  const mark = rev.published ? t("publishedMark") : t("draftMark");
   const end = i
     ? h("button", { "aria-label": t("restoreAt", { when }) }, t("restore"))
     : h("span", { class: "t" }, t("current"));
@@ -186,7 +212,8 @@ function row(v: View, i: number): HTMLElement {
       "div",
       {},
       h("span", { class: "m" }, meta),
-      h("p", { title: text }, text.slice(0, 200) || t("empty")),
+      ...drafts ? [h("span", { class: "d" }, mark)] : [],
+      preview(v, i),
     ),
     end,
   );

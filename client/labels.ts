@@ -51,6 +51,7 @@ export const en = {
   stored: "Stored",
   keepMine: "Keep mine",
   useStored: "Use stored",
+  fieldItem: "{field}, item {n}",
   // Rich text editor.
   richText: "Rich text",
   formatting: "Formatting: {label}",
@@ -115,6 +116,8 @@ export const en = {
   confirmDiscardDrafts:
     "Discard {n} unpublished change?|Discard {n} unpublished changes?",
   draftMark: "draft",
+  otherPages: "{n} draft on other pages|{n} drafts on other pages",
+  publishAll: "Publish all ({n})",
   // History panel.
   historyOf: "History: {field}",
   loading: "Loading…",
@@ -132,6 +135,7 @@ export const en = {
   beforeHistory: "before history",
   empty: "(empty)",
   historyUnavailable: "History unavailable: {reason}",
+  publishedMark: "published",
   // Presence and live changes.
   here: "{name} is here",
   editing: "{name} is editing",

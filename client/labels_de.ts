@@ -45,6 +45,7 @@ const TEXTS = [
   "Gespeichert", // stored
   "Meine behalten", // keepMine
   "Gespeicherte übernehmen", // useStored
+  "{field}, Eintrag {n}", // fieldItem
   "Formatierter Text", // richText
   "Formatierung: {label}", // formatting
   "Fett", // bold
@@ -102,6 +103,8 @@ const TEXTS = [
   "Nicht verworfen", // notDiscarded
   "{n} unveröffentlichte Änderung verwerfen?|{n} unveröffentlichte Änderungen verwerfen?", // confirmDiscardDrafts
   "Entwurf", // draftMark
+  "{n} Entwurf auf anderen Seiten|{n} Entwürfe auf anderen Seiten", // otherPages
+  "Alle veröffentlichen ({n})", // publishAll
   "Verlauf: {field}", // historyOf
   "Wird geladen…", // loading
   "Schließen", // close
@@ -118,6 +121,7 @@ const TEXTS = [
   "vor dem Verlauf", // beforeHistory
   "(leer)", // empty
   "Verlauf nicht verfügbar: {reason}", // historyUnavailable
+  "veröffentlicht", // publishedMark
   "{name} ist hier", // here
   "{name} bearbeitet", // editing
   "{name} hat dieses Feld gespeichert", // savedBy

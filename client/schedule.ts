@@ -20,6 +20,7 @@ import type {
 import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
 import { chunkLabels, dateTime, t } from "./labels.ts";
+import { fieldName } from "./labels_field.ts";
 import { THEME } from "./theme.ts";
 
 /**
@@ -35,7 +36,7 @@ const EN = {
   list: "Scheduled",
   none: "Nothing scheduled.",
   dismiss: "Dismiss",
-  at: "{when} · {n} field · {editor}|{when} · {n} fields · {editor}",
+  at: "{when} · {fields} · {editor}",
   scheduled: "Scheduled for {when}",
   mark: "scheduled",
   badTime: "Choose a date and time in the future.",
@@ -50,7 +51,7 @@ const DE: typeof EN = {
   list: "Geplant",
   none: "Nichts geplant.",
   dismiss: "Ausblenden",
-  at: "{when} · {n} Feld · {editor}|{when} · {n} Felder · {editor}",
+  at: "{when} · {fields} · {editor}",
   scheduled: "Geplant für {when}",
   mark: "geplant",
   badTime: "Bitte Datum und Uhrzeit in der Zukunft wählen.",
@@ -298,15 +299,16 @@ function scheduleForm(h: Kit["h"], drafts: number) {
   return { time, error, list, submit, close, form };
 }
 
-/** A schedule in the list: when, how many fields, who, why it failed. */
+/** A schedule in the list: when, its fields by name, who, why it failed. */
 function scheduleRow(
-  h: Kit["h"],
+  { kit: { h }, byId }: Scheduler,
   s: ScheduleEntry,
   cancel: HTMLButtonElement,
 ): HTMLElement {
   const text = scheduleLabel("at", {
     when: dateTime(Date.parse(s.at)),
-    n: s.fields.length,
+    fields: s.fields.map((id) => fieldName(id, byId.get(id)?.els[0]))
+      .join(", "),
     editor: s.editor,
   });
   return h(
@@ -402,7 +404,7 @@ async function openSchedule(c: Scheduler) {
             submit.focus();
           } else error.textContent = why;
         };
-        return scheduleRow(h, s, cancel);
+        return scheduleRow(c, s, cancel);
       }),
     );
   }

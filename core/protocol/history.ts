@@ -28,7 +28,10 @@ export interface RevisionSummary {
 export interface HistoryListing {
   /** The field's address, as asked. */
   field: string;
-  /** Newest first; the first is the field's current value. */
+  /**
+   * Newest first; the first is the field's current value. A draft that a
+   * publish right after it repeats is listed once, as the published one.
+   */
   revisions: RevisionSummary[];
 }
 

@@ -161,7 +161,7 @@ async function list(
   );
   const body: HistoryListing = {
     field: text!,
-    revisions: revs.map(({ id, at, editor, bytes, published }) => ({
+    revisions: distinct(revs).map(({ id, at, editor, bytes, published }) => ({
       id,
       at,
       editor,
@@ -170,6 +170,20 @@ async function list(
     })),
   };
   return json(Status.OK, body, { "Cache-Control": "no-store" });
+}
+
+/**
+ * The revisions without a draft's that a publish right after it repeats
+ * (publishing writes the draft's value again, marked published): the
+ * change is listed once, as published.
+ */
+function distinct(revs: Revision[]): Revision[] {
+  return revs.filter((rev, i) => {
+    const newer = revs[i - 1];
+    return !(rev.published === undefined && newer?.published !== undefined &&
+      newer.bytes === rev.bytes &&
+      JSON.stringify(newer.value) === JSON.stringify(rev.value));
+  });
 }
 
 /** `POST`: a revision's value saved again, through the save endpoint. */
