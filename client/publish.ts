@@ -8,7 +8,9 @@
  * this page's drafted fields with the versions the editor sees, so a draft
  * someone else changed is a 409, never published over. Marks, Publish and
  * the count follow other editors and schedules live (`cms:published`,
- * `cms:drafts` from the event stream). The state is
+ * `cms:drafts` from the event stream). Drafts on other pages are counted in
+ * the bar ("2 drafts on other pages"), which opens their list, linked to
+ * their pages where the server knows them, with Publish all. The state is
  * {@linkcode DraftMarks} (no DOM); {@linkcode attachPublish} is the view.
  *
  * @module
@@ -22,7 +24,9 @@ import type {
 } from "../core/protocol/mod.ts";
 import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
-import { t } from "./labels.ts";
+import { dateTime, t } from "./labels.ts";
+import { fieldName } from "./labels_field.ts";
+import { THEME } from "./theme.ts";
 
 /** A field of the page: its address, regions and name. */
 export interface PublishField {
@@ -128,6 +132,8 @@ interface View {
   removers: (() => void)[];
   /** Whether a `drafts` event (newer, the full set) came. */
   live: boolean;
+  /** Drafts of fields not on this page (with their page, when known). */
+  others: DraftsListing["drafts"];
 }
 
 /** A sibling of the publish endpoint (`drafts`, `discard`). */
@@ -154,8 +160,14 @@ function apply(v: View, changed: string[]) {
 function render(v: View) {
   v.removers.forEach((r) => r());
   v.removers = [];
-  const n = v.drafted.size;
+  const n = v.drafted.size, others = v.others.length;
   v.options.drafts(n);
+  if (others) {
+    v.removers.push(v.bar.add({
+      label: t("otherPages", { n: others }),
+      run: () => void openOthers(v),
+    }));
+  }
   if (!n) return;
   v.removers.push(
     v.bar.add({
@@ -168,15 +180,22 @@ function render(v: View) {
   );
 }
 
-/** Publishes the page's drafts; a toast names what went live. */
-async function publish(v: View) {
+/**
+ * Publishes the page's drafts (`all`: every draft of the site); a toast
+ * names what went live.
+ */
+async function publish(v: View, all = false) {
   const { bar, byId, drafted } = v;
   bar.status("saving", t("publishing"));
-  const published = await publishDrafts(url(v, "publish"), drafted.fields, byId)
-    .catch((why: string) => void bar.status("error", why));
+  const published = await publishDrafts(
+    url(v, "publish"),
+    all ? null : drafted.fields,
+    byId,
+  ).catch((why: string) => void bar.status("error", why));
   if (published) {
+    gone(v, published);
     apply(v, drafted.published(published));
-    const fields = published.map((id) => byId.get(id)?.label ?? id);
+    const fields = published.map((id) => byId.get(id)?.label ?? fieldName(id));
     bar.toast(
       t("publishedToast", { fields: fields.join(", ") }),
       [{
@@ -186,6 +205,60 @@ async function publish(v: View) {
     );
   }
   render(v);
+}
+
+const CSS = `dialog{width:min(34em,calc(100vw - 32px))}
+ul{list-style:none;margin:0 0 var(--sp);padding:0;max-height:50vh;overflow:auto}
+li{padding:4px 0;overflow-wrap:anywhere}
+a{color:var(--a)}`;
+
+/**
+ * The drafts on other pages: each by name, linked to its page when the
+ * server knows it, with who and when; Publish all publishes every draft.
+ */
+function openOthers(v: View) {
+  const { h, isolate } = v.kit;
+  const { host, root } = isolate("cms-drafts", THEME, CSS);
+  const title = t("otherPages", { n: v.others.length });
+  const all = v.drafted.size + v.others.length;
+  const close = h("button", { type: "button" }, t("close"));
+  const publishAll = h("button", { class: "p" }, t("publishAll", { n: all }));
+  const dialog = h(
+    "dialog",
+    { class: "k", "aria-label": title },
+    h("h2", {}, title),
+    h(
+      "ul",
+      {},
+      ...v.others.map((d) => {
+        const name = fieldName(d.field);
+        const where = d.field.split(":").slice(0, 2).join(" / ");
+        return h(
+          "li",
+          {},
+          d.page ? h("a", { href: d.page }, name) : name,
+          h(
+            "span",
+            { class: "m" },
+            ` · ${d.page ?? where} · ${d.editor} · ${
+              dateTime(Date.parse(d.at))
+            }`,
+          ),
+        );
+      }),
+    ),
+    h("div", { class: "a" }, close, publishAll),
+  );
+  const finish = () => (dialog.close(), host.remove());
+  close.onclick = finish;
+  dialog.onclose = () => host.remove();
+  publishAll.onclick = () => {
+    finish();
+    void publish(v, true);
+  };
+  root.append(dialog);
+  document.body.append(host);
+  dialog.showModal();
 }
 
 /** Discards the page's drafts (after a confirm), then reloads. */
@@ -224,21 +297,44 @@ function follow(v: View): (() => void)[] {
     kit.listen<Fields>(
       document,
       "cms:published",
-      ({ detail }) => apply(v, drafted.published(detail.fields)),
+      (
+        { detail },
+      ) => (gone(v, detail.fields), apply(v, drafted.published(detail.fields))),
     ),
     kit.listen<Fields>(
       document,
       "cms:drafts",
-      ({ detail }) => (v.live = true, apply(v, drafted.set(detail.fields))),
+      (
+        { detail },
+      ) => (v.live = true,
+        gone(
+          v,
+          v.others.map((d) => d.field).filter((f) =>
+            !detail.fields.includes(f)
+          ),
+        ),
+        apply(v, drafted.set(detail.fields))),
     ),
   ];
 }
 
-/** The listing counts unless a `drafts` event (newer, the full set) came. */
+/** Drops `fields` from the drafts on other pages (published, discarded). */
+function gone(v: View, fields: string[]) {
+  const before = v.others.length;
+  v.others = v.others.filter((d) => !fields.includes(d.field));
+  if (v.others.length !== before) render(v);
+}
+
+/**
+ * The listing counts unless a `drafts` event (newer, the full set) came;
+ * drafts of fields not on this page are the other pages'.
+ */
 async function list(v: View) {
   const res = await fetch(url(v, "drafts")).catch(() => null);
   if (!res?.ok) return;
   const { drafts } = await res.json() as DraftsListing;
+  v.others = drafts.filter((d) => !v.byId.has(d.field));
+  if (v.others.length) render(v);
   if (!v.live) {
     apply(
       v,
@@ -262,6 +358,7 @@ export function attachPublish(
     drafted: new DraftMarks(byId.keys()),
     removers: [],
     live: false,
+    others: [],
   };
   const sheet = kit.sheet(mark(t("draftMark")));
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
@@ -279,23 +376,26 @@ export function attachPublish(
 
 /**
  * Publishes `list` with the versions the editor sees, so a draft someone
- * else changed is a 409, never published over. Resolves with what went
- * live; rejects with the status text to show.
+ * else changed is a 409, never published over (`null`: every draft the
+ * editor may publish). Resolves with what went live; rejects with the
+ * status text to show.
  */
 async function publishDrafts(
   to: URL,
-  list: string[],
+  list: string[] | null,
   byId: Map<string, PublishField>,
 ): Promise<string[]> {
   const versions: Record<string, string> = {};
-  for (const id of list) {
+  for (const id of list ?? []) {
     const v = byId.get(id)?.els[0]?.dataset.cmsVersion;
     if (v) versions[id] = v;
   }
   const res = await fetch(to, {
     method: "POST",
     headers,
-    body: JSON.stringify({ fields: list, versions } satisfies PublishBody),
+    body: JSON.stringify(
+      (list ? { fields: list, versions } : {}) satisfies PublishBody,
+    ),
   }).catch(() => null);
   if (res?.ok) {
     const { published } = await res.json() as PublishAnswer;
