@@ -196,24 +196,14 @@ async function attachFeatures(
           els: f.els,
           label: fieldName(f.field, f.els[0]),
         })),
-        drafts(n) {
-          s.drafts = n;
-          s.render();
-        },
+        drafts: (n) => (s.drafts = n, s.render()),
       }));
   }
-  if (cfg.publish && cfg.schedule) {
+  const { publish, schedule, editor } = cfg;
+  if (publish && schedule) {
     when(
       import("./schedule.ts"),
-      (m) =>
-        m.attachSchedule(
-          kit,
-          bar,
-          cfg.publish,
-          cfg.schedule,
-          s.list,
-          cfg.editor,
-        ),
+      (m) => m.attachSchedule(kit, bar, publish, schedule, s.list, editor),
     );
   }
   if (cfg.events) {
