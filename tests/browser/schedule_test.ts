@@ -102,14 +102,14 @@ engineTest(
           { timeout: 10_000 },
           DIALOG,
         );
-        // One field: the row says "1 field", not "1 fields".
+        // The row names the field as people read it, not a count.
         const row = await page.evaluate(
           (sel) =>
             document.querySelector(sel)!.shadowRoot!.querySelector("li span")!
               .textContent,
           DIALOG,
         );
-        assert.match(row!, / · 1 field · Editor$/);
+        assert.match(row!, / · Title · Editor$/);
         await clickIn(page, DIALOG, "Cancel");
         await page.waitFor(
           () => !document.querySelector("h1[data-cms-scheduled]"),
