@@ -31,6 +31,7 @@ const EN = {
   choose: "Choose",
   none: "No images found",
   failed: "The library could not be loaded: {reason}",
+  refused: "This image can't be used: {reason}",
   count: "{n} of {total}",
 };
 const DE: typeof EN = {
@@ -40,6 +41,7 @@ const DE: typeof EN = {
   choose: "Wählen",
   none: "Keine Bilder gefunden",
   failed: "Die Mediathek konnte nicht geladen werden: {reason}",
+  refused: "Dieses Bild kann nicht verwendet werden: {reason}",
   count: "{n} von {total}",
 };
 
@@ -214,8 +216,11 @@ export function openLibrary(
   const done = new Promise<LibraryChoice | null>((r) => v.resolve = r);
   const { search, list, dialog } = v;
   search.oninput = () => {
+    // Busy from the first key until the answer is shown.
+    list.setAttribute("aria-busy", "true");
     clearTimeout(v.timer);
     v.timer = setTimeout(() => {
+      v.timer = undefined;
       v.model.search(search.value);
       paint(v);
       void load(v, null);
@@ -349,6 +354,7 @@ async function load(v: Library, cursor: string | null): Promise<void> {
   const res = await fetch(libraryUrl(v.media, v.model.query, cursor))
     .catch(() => null);
   if (ticket !== v.loading) return; // a newer search answered
+  if (v.timer === undefined) v.list.removeAttribute("aria-busy");
   if (!res?.ok) {
     const reason = res ? await res.text() : t("offlineReason");
     v.status.textContent = libraryLabel("failed", { reason });
@@ -380,6 +386,22 @@ async function finish(v: Library, chosen: boolean): Promise<void> {
   if (v.closed) return;
   const item = chosen ? v.model.current : undefined;
   if (chosen && !item) return;
+  if (item) {
+    // A choice counts as a use: media cleanup keeps the file until the
+    // save that follows stores it. A file deleted meanwhile is refused.
+    v.status.textContent = t("loading");
+    const res = await fetch(libraryUrl(v.media, "", null), {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ chosen: item.key }),
+    }).catch(() => null);
+    if (!res?.ok) {
+      const reason = res ? await res.text() : t("offlineReason");
+      v.status.textContent = libraryLabel("refused", { reason });
+      return;
+    }
+    if (v.closed) return; // chosen twice while the first was on its way
+  }
   v.closed = true;
   clearTimeout(v.timer);
   v.dialog.close();

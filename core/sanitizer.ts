@@ -48,6 +48,7 @@ import {
   type SanitizerPolicy,
 } from "./sanitizer_policy.ts";
 export { isAllowedUrl, LINK_SCHEMES } from "./url.ts";
+import { canonicalUrl } from "./url.ts";
 export {
   type DomDocument,
   type DomElement,
@@ -282,7 +283,11 @@ function attributeHook(state: InstanceState) {
     const value = event.attrValue;
     if (!isAllowedOn(state.kept, node, name, value, state.options.mediaBase)) {
       event.keepAttr = false;
-    } else event.attrValue = value; // as judged (trimmed)
+    } else {
+      // As judged (trimmed); an image's address in its one spelling, so
+      // media cleanup sees every use of an upload.
+      event.attrValue = name === "src" ? canonicalUrl(value) ?? value : value;
+    }
   };
 }
 

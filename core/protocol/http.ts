@@ -31,6 +31,8 @@ export interface StatusCodes {
   readonly BadRequest: 400;
   /** Cross-site, not signed in, or not allowed to edit this field. */
   readonly Forbidden: 403;
+  /** Nothing of that name is stored (a media library choice deleted meanwhile). */
+  readonly NotFound: 404;
   /** The method is not handled; the answer carries `Allow`. */
   readonly MethodNotAllowed: 405;
   /** The field changed since the editor's version; a `ConflictBody`. */
@@ -66,6 +68,7 @@ export const Status: StatusCodes = /* @__PURE__ */ Object.freeze({
   NoContent: 204,
   BadRequest: 400,
   Forbidden: 403,
+  NotFound: 404,
   MethodNotAllowed: 405,
   Conflict: 409,
   ContentTooLarge: 413,

@@ -59,3 +59,37 @@ export interface EndpointCall {
   /** Handed to `authorize` and `canEdit` as their last argument. */
   context?: unknown;
 }
+
+/** What {@linkcode mayEdit} reads: the host's optional `canEdit` rule. */
+export interface EditRule {
+  /** Per-record authorization; none lets every editor edit every field. */
+  canEdit?: CanEdit;
+}
+
+/**
+ * The one rule for what an editor may see and change: whether `canEdit`
+ * lets `editor` edit `field` (no rule: yes). Every endpoint that shows
+ * content (values, drafts, history, presence, the media library's alt
+ * texts) asks it, so a field an editor may not edit is never shown to them.
+ *
+ * @example
+ * ```ts
+ * import { mayEdit } from "./auth.ts";
+ * const rule = { canEdit: (_req: Request, f: { field: string }) => f.field === "title" };
+ * const req = new Request("http://localhost/");
+ * const ada = { name: "Ada" };
+ * const at = { collection: "pages", key: "home" };
+ * await mayEdit(rule, req, { ...at, field: "title" }, ada); // true
+ * await mayEdit(rule, req, { ...at, field: "body" }, ada); // false
+ * ```
+ */
+export async function mayEdit(
+  rule: EditRule,
+  req: Request,
+  field: FieldAddress,
+  editor: Editor,
+  call?: EndpointCall,
+): Promise<boolean> {
+  return !rule.canEdit ||
+    Boolean(await rule.canEdit(req, field, editor, call?.context));
+}

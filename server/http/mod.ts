@@ -28,8 +28,10 @@ export {
   type Authorize,
   type CanEdit,
   type Editor,
+  type EditRule,
   type EndpointCall,
   type FieldKind,
+  mayEdit,
 } from "./auth.ts";
 export {
   admitEditor,

@@ -6,9 +6,9 @@
  * still kept by retention (pending schedules publish drafts, so their
  * fields are drafts too).
  *
- * A value uses an upload when it contains the upload's URL (or a
- * variant's): the storage's public base, then the key, as the media
- * endpoint answers it. Alt texts are the `alt` of the `<img>` tags that
+ * A value uses an upload when it holds a URL (of the upload or a variant)
+ * that a browser could resolve to the key: see `keysIn`, which reads every
+ * spelling the save endpoint ever accepted, on every store. Alt texts are the `alt` of the `<img>` tags that
  * show the upload in rich values. The uploader and the file's name come
  * from the upload's record (`recordUpload` in `_uploads.ts`, written by the
  * media endpoint when it is given `uploads`); for an upload without one,
@@ -21,17 +21,29 @@ import type { MediaLibraryItem } from "../../core/protocol/mod.ts";
 import { variantKey } from "./variants.ts";
 import type { HistoryStore } from "../store/mod.ts";
 import type { ListableMediaStorage, MediaObjectInfo } from "./types.ts";
-import { type UploadRecord, UPLOADS_COLLECTION } from "./_uploads.ts";
+import {
+  readUploadRecord,
+  type UploadRecord,
+  UPLOADS_COLLECTION,
+} from "./_uploads.ts";
+import { storedAddress } from "../../core/stored_address.ts";
 
 /** One upload, as {@linkcode listUploads} finds it. */
 export interface Upload extends MediaLibraryItem {
-  /** The newest write of the original or a variant, ISO 8601. */
+  /**
+   * The newest write of the original or a variant, or the last time an
+   * editor chose it from the library, ISO 8601: cleanup's grace period
+   * counts from it.
+   */
   changed: string;
+  /** Each alt text, with the stored addresses of the fields showing it. */
+  altFields: Map<string, Set<string>>;
 }
 
 /** What a scan of the content found about one key. */
 interface Use {
-  alts: Set<string>;
+  /** Each alt text, with the stored addresses of the fields showing it. */
+  alts: Map<string, Set<string>>;
   editor: string | null;
   at: string;
 }
@@ -81,20 +93,56 @@ export function groupUploads(
   return out;
 }
 
+// Characters that end a URL in HTML or text (after entities are decoded).
+const URL_END = /[\s"'<>(),]+/;
+// The character references an attribute value may use.
+const REFERENCE = /&(?:#(\d{1,7})|#x([\da-f]{1,6})|(amp|lt|gt|quot|apos));?/gi;
+const NAMED: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+};
+
+function decodeReferences(text: string): string {
+  if (!text.includes("&")) return text;
+  return text.replace(REFERENCE, (all, dec, hex, name) => {
+    if (name) return NAMED[name.toLowerCase()];
+    const code = dec ? Number(dec) : parseInt(hex, 16);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
+  });
+}
+
 /**
- * The storage keys that `text` points at: each place the public `base`
- * (`storage.url("")`) occurs, up to a quote, space, `<`, `>`, `)`, `?` or
- * `#`, percent-decoded.
+ * The storage keys among `keys` that `text` points at, the way a browser
+ * reads them: character references decoded, tabs and newlines dropped,
+ * backslashes as slashes, `.` and `..` segments resolved, percent-escapes
+ * decoded. A URL uses a key when its path ends with `/key` (or is `key`),
+ * whatever comes before: the storage's base, another spelling of it, or a
+ * path relative to the page. Cleanup keeps a file when in doubt.
  */
-function keysIn(text: string, base: string, out: (key: string) => void) {
-  for (let at = text.indexOf(base); at >= 0; at = text.indexOf(base, at + 1)) {
-    const rest = text.slice(at + base.length, at + base.length + 2048);
-    const raw = /^[^\s"'<>()?#,]+/.exec(rest)?.[0];
-    if (!raw) continue;
+function keysIn(
+  text: string,
+  keys: ReadonlySet<string>,
+  out: (key: string) => void,
+) {
+  const plain = decodeReferences(text).replace(/[\t\n\r]/g, "");
+  for (const token of plain.split(URL_END)) {
+    if (token.length < 2 || !token.includes(".")) continue;
+    let path = token.replaceAll("\\", "/").replace(/[?#].*$/s, "");
+    if (/(^|\/)\.\.?(\/|$)/.test(path)) {
+      try {
+        path = new URL(path, "http://x.invalid/a/b/c/d/e/f/").pathname;
+      } catch { /* keep it as written */ }
+    }
     try {
-      out(decodeURIComponent(raw));
-    } catch {
-      out(raw);
+      path = decodeURIComponent(path);
+    } catch { /* keep it as written */ }
+    for (let at = -1; at < path.length; at = path.indexOf("/", at + 1)) {
+      const key = path.slice(at + 1);
+      if (keys.has(key)) out(key);
+      if (path.indexOf("/", at + 1) < 0) break;
     }
   }
 }
@@ -102,71 +150,71 @@ function keysIn(text: string, base: string, out: (key: string) => void) {
 /** The alt texts of `<img>` tags in `html` by the keys they show. */
 function altsIn(
   html: string,
-  base: string,
+  keys: ReadonlySet<string>,
   out: (key: string, alt: string) => void,
 ) {
   for (const [tag] of html.matchAll(/<img\b[^>]*>/gi)) {
     const alt = /\balt\s*=\s*("([^"]*)"|'([^']*)')/i.exec(tag);
-    const text = alt ? (alt[2] ?? alt[3]).trim() : "";
+    const text = alt ? decodeReferences(alt[2] ?? alt[3]).trim() : "";
     if (!text) continue;
-    keysIn(tag, base, (key) => out(key, unescapeHtml(text)));
+    const src = tag.replace(/\balt\s*=\s*("[^"]*"|'[^']*')/i, "");
+    keysIn(src, keys, (key) => out(key, text));
   }
 }
 
-function unescapeHtml(text: string): string {
-  return text.replace(
-    /&(amp|lt|gt|quot|#39);/g,
-    (_, e) =>
-      ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e as string]!,
-  );
+/** The texts a stored value holds (a text, a list, or one per locale). */
+function textsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) {
+    return value.filter((v): v is string => typeof v === "string");
+  }
+  if (value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(textsOf);
 }
 
 /**
  * Scans every current value, draft and kept revision of `store` for the
- * keys they use, with alt texts and the oldest user.
+ * `keys` they use, with alt texts (and the field each is shown in) and the
+ * oldest user; and reads the upload records.
  */
 async function scanUses(
   store: HistoryStore,
-  base: string,
+  keys: ReadonlySet<string>,
 ): Promise<[Map<string, Use>, Map<string, UploadRecord>]> {
   const uses = new Map<string, Use>();
   const records = new Map<string, UploadRecord>();
-  const visit = (value: unknown, editor: string | null, at: string) => {
-    const texts = typeof value === "string"
-      ? [value]
-      : Array.isArray(value)
-      ? value.filter((v): v is string => typeof v === "string")
-      : Object.values(value as Record<string, unknown>).flatMap((v) =>
-        typeof v === "string" ? [v] : Array.isArray(v) ? v : []
-      );
-    for (const text of texts) {
-      if (typeof text !== "string" || !text.includes(base)) continue;
-      keysIn(text, base, (key) => {
+  const visit = (
+    value: unknown,
+    where: string,
+    editor: string | null,
+    at: string,
+  ) => {
+    for (const text of textsOf(value)) {
+      keysIn(text, keys, (key) => {
         const use = uses.get(key);
-        if (!use) uses.set(key, { alts: new Set(), editor, at });
+        if (!use) uses.set(key, { alts: new Map(), editor, at });
         else if (editor !== null && (use.editor === null || at < use.at)) {
           use.editor = editor;
           use.at = at;
         }
       });
-      altsIn(text, base, (key, alt) => uses.get(key)?.alts.add(alt));
+      altsIn(text, keys, (key, alt) => {
+        const alts = uses.get(key)?.alts;
+        if (alts && !alts.get(alt)?.add(where)) alts.set(alt, new Set([where]));
+      });
     }
   };
   for await (const line of store.dump()) {
     if (line.type === "record" && line.collection === UPLOADS_COLLECTION) {
-      const { editor, name } = line.record;
-      if (typeof editor === "string") {
-        records.set(line.key, {
-          editor,
-          name: typeof name === "string" ? name : "",
-        });
+      const record = readUploadRecord(line.record);
+      if (record) records.set(line.key, record);
+    } else if (line.type === "record") {
+      for (const [field, value] of Object.entries(line.record)) {
+        visit(value, storedAddress({ ...line, field }), null, "");
       }
-    } else if (line.type === "record") visit(line.record, null, "");
-    else if (line.type === "revision") {
-      const r = line.revision;
-      visit(r.value, r.editor, r.at);
-    } else if (line.type === "draft") {
-      visit(line.draft.value, line.draft.editor, line.draft.at);
+    } else {
+      const r = line.type === "revision" ? line.revision : line.draft;
+      visit(r.value, storedAddress(r), r.editor, r.at);
     }
   }
   return [uses, records];
@@ -199,12 +247,9 @@ export async function listUploads(
   options: MediaScanOptions,
 ): Promise<Upload[]> {
   const { storage } = options;
-  const base = storage.url("");
-  const [objects, [uses, records]] = await Promise.all([
-    Array.fromAsync(storage.list()),
-    scanUses(options.store, base),
-  ]);
+  const objects = await Array.fromAsync(storage.list());
   const byKey = new Map(objects.map((o) => [o.key, o]));
+  const [uses, records] = await scanUses(options.store, new Set(byKey.keys()));
   const out: Upload[] = [];
   for (const [key, variants] of groupUploads(objects)) {
     const o = byKey.get(key)!;
@@ -212,6 +257,13 @@ export async function listUploads(
       .map((k) => uses.get(k)).filter((u): u is Use => u !== undefined);
     const first = found.filter((u) => u.editor !== null)
       .sort((a, b) => a.at < b.at ? -1 : 1)[0];
+    const altFields = new Map<string, Set<string>>();
+    for (const [alt, fields] of found.flatMap((u) => [...u.alts])) {
+      for (const f of fields) {
+        altFields.get(alt)?.add(f) ?? altFields.set(alt, new Set([f]));
+      }
+    }
+    const record = records.get(key);
     out.push({
       key,
       url: storage.url(key),
@@ -223,10 +275,12 @@ export async function listUploads(
         width: Number(VARIANT.exec(v.key)![2]),
       })).sort((a, b) => a.width - b.width),
       uploaded: o.modified,
-      name: records.get(key)?.name || key.slice(key.lastIndexOf("/") + 1),
-      changed: [o, ...variants].map((x) => x.modified).sort().at(-1)!,
-      uploader: records.get(key)?.editor ?? first?.editor ?? null,
-      alts: [...new Set(found.flatMap((u) => [...u.alts]))].sort(),
+      name: record?.name || key.slice(key.lastIndexOf("/") + 1),
+      changed: [o, ...variants].map((x) => x.modified)
+        .concat(record?.chosen ?? []).sort().at(-1)!,
+      uploader: record?.editor ?? first?.editor ?? null,
+      alts: [...altFields.keys()].sort(),
+      altFields,
       used: found.length > 0,
     });
   }

@@ -56,13 +56,61 @@ export async function recordUpload(
   name: string,
 ): Promise<void> {
   const at = new Date().toISOString();
-  await store.update(UPLOADS_COLLECTION, key, () => ({ editor, name, at }));
+  await store.update(
+    UPLOADS_COLLECTION,
+    key,
+    (r) => ({ ...r, editor, name, at }),
+  );
 }
 
-/** What the media endpoint recorded about an upload. */
+/**
+ * Marks `key` as chosen by an editor now (from the media library), so
+ * media cleanup's grace period starts again: a choice is a use that the
+ * save which follows has not stored yet.
+ *
+ * @example
+ * ```ts
+ * import { MemoryContentStore } from "@inplace/cms";
+ * import { markChosen } from "./_uploads.ts";
+ * await markChosen(new MemoryContentStore(), "3f2a.jpg");
+ * ```
+ */
+export async function markChosen(
+  store: ContentStore,
+  key: string,
+): Promise<void> {
+  const chosen = new Date().toISOString();
+  await store.update(UPLOADS_COLLECTION, key, (r) => ({ ...r, chosen }));
+}
+
+/** What the media endpoint and the library recorded about an upload. */
 export interface UploadRecord {
-  /** The editor who uploaded it. */
-  editor: string;
+  /** The editor who uploaded it, or `null` when not recorded. */
+  editor: string | null;
   /** The file's name as the browser sent it (cleaned), or `""`. */
   name: string;
+  /** The last time an editor chose it from the library, ISO 8601. */
+  chosen?: string;
+}
+
+/**
+ * An upload's record as stored, or `null` when it holds nothing known.
+ *
+ * @example
+ * ```ts
+ * import { readUploadRecord } from "./_uploads.ts";
+ * readUploadRecord({ editor: "Ada", name: "a.jpg", at: "x" })?.editor; // "Ada"
+ * readUploadRecord({ chosen: "2030-01-01T00:00:00.000Z" })?.editor; // null
+ * ```
+ */
+export function readUploadRecord(
+  record: Record<string, unknown>,
+): UploadRecord | null {
+  const { editor, name, chosen } = record;
+  const out: UploadRecord = {
+    editor: typeof editor === "string" ? editor : null,
+    name: typeof name === "string" ? name : "",
+  };
+  if (typeof chosen === "string") out.chosen = chosen;
+  return out.editor === null && out.chosen === undefined ? null : out;
 }

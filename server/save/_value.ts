@@ -14,6 +14,7 @@ import {
   listLengthError,
 } from "../../core/content.ts";
 import { Status } from "../../core/protocol/mod.ts";
+import { canonicalUrl } from "../../core/url.ts";
 import { HttpError, type ResolvedField } from "../http/mod.ts";
 import { type SanitizeOptions, sanitizeRich } from "../sanitize/mod.ts";
 import type { ContentValue } from "../store/mod.ts";
@@ -37,7 +38,8 @@ export async function cleanValue(
     if (value.isWellFormed()) {
       if (kind === "rich") {
         ({ html: clean, removed } = await sanitizeRich(value, sanitize));
-      } else if (kind !== "image" || isImageValue(value)) clean = value;
+      } else if (kind !== "image") clean = value;
+      else if (isImageValue(value)) clean = canonicalImage(value);
     }
   } else if (kind !== "rich" && kind !== "image") {
     if (typeof value === "boolean") clean = String(value);
@@ -58,6 +60,30 @@ export async function cleanValue(
     );
   }
   return { value: clean, removed };
+}
+
+/**
+ * An image field's value in its one spelling: what a browser would fetch
+ * for it, so media cleanup finds every use. Another spelling of it (`.`
+ * or `..` segments, backslashes, tabs, a host in capitals) gets 400
+ * naming the one to send; a URL that depends on the page it is shown on
+ * (`media/a.png`) gets 400 too.
+ */
+function canonicalImage(value: string): string {
+  const canonical = canonicalUrl(value);
+  if (canonical === null) {
+    throw new HttpError(
+      Status.BadRequest,
+      "Image URL must start with /, http:// or https://",
+    );
+  }
+  if (canonical !== value) {
+    throw new HttpError(
+      Status.BadRequest,
+      `Image URL must be written as ${canonical}`,
+    );
+  }
+  return value;
 }
 
 /**

@@ -4,6 +4,7 @@
  * lists the stored uploads with their alt texts, searches by alt text and
  * by file name, and choosing one shows the stored image with its variants
  * in the field with no new upload; the URL is then saved like any field.
+ * A file deleted between listing and choosing is refused in the dialog.
  */
 import assert from "node:assert/strict";
 import type { Page } from "../helpers/browser.ts";
@@ -35,19 +36,20 @@ const listed = (page: Page, names: string[]) =>
           "[role=option] span",
         ) ?? []),
       ].map((s) => s.firstChild?.textContent);
-      return JSON.stringify(got) === want;
+      return JSON.stringify(got) === want &&
+        !document.querySelector(sel)?.shadowRoot?.querySelector("[aria-busy]");
     },
     { timeout: 10000 },
     LIBRARY,
     JSON.stringify(names),
   );
 
-/** Waits until the dialog lists `n` options. */
+/** Waits until the dialog lists `n` options and no search is pending. */
 const optionCount = (page: Page, n: number) =>
   page.waitFor(
     (sel, n) =>
       (document.querySelector(sel)?.shadowRoot?.querySelectorAll(
-        "[role=option]",
+        "[role=listbox]:not([aria-busy]) [role=option]",
       ).length ?? 0) === n,
     { timeout: 10000 },
     LIBRARY,
@@ -167,6 +169,49 @@ clientSiteTest(
         );
         assert.deepEqual(site.uploads, []);
       });
+
+      await t.step(
+        "choosing a file deleted meanwhile is refused, in view",
+        async () => {
+          await page.evaluate(
+            (sel) => (document.querySelector(sel) as HTMLElement).focus(),
+            IMG,
+          );
+          await page.press("Enter");
+          await page.waitFor(PANEL);
+          await page.press("Tab");
+          await page.press("Enter");
+          await page.waitFor(LIBRARY, { timeout: 10000 });
+          await optionCount(page, 2);
+          const first = (await options(page))[0].text;
+          await site.media.delete(first);
+          await page.press("Enter");
+          await page.waitFor(
+            (sel) =>
+              /no longer stored/.test(
+                document.querySelector(sel)?.shadowRoot?.querySelector(
+                  "[role=status]",
+                )?.textContent ?? "",
+              ),
+            { timeout: 10000 },
+            LIBRARY,
+          );
+          assert.notEqual(
+            await page.evaluate(
+              (sel) => document.querySelector(sel)!.getAttribute("src"),
+              IMG,
+            ),
+            `/media/${first}`,
+            "the field keeps its image",
+          );
+          await page.press("Escape");
+          await page.waitFor(
+            (sel) => !document.querySelector(sel),
+            {},
+            LIBRARY,
+          );
+        },
+      );
     } finally {
       await page.close();
     }
