@@ -22,7 +22,7 @@ import {
   type Page,
   withBrowser,
 } from "./helpers/browser.ts";
-import { photo, waitState } from "./helpers/client_page.ts";
+import { photo } from "./helpers/client_page.ts";
 import {
   articleEnd,
   createRealSiteApp,
@@ -62,7 +62,7 @@ Deno.test("real site: the 7,000-word article is stored and published in English 
     for (const locale of ["en", "fr"]) {
       const value = longArticle(locale);
       assert.ok(
-        value.length > 42_000 && value.length < 50_000,
+        value.length > 40_000 && value.length < 48_000,
         `${value.length}`,
       );
       const res = await fetch(`${site.url}/api/cms/save`, {
@@ -131,16 +131,24 @@ const waitBarHas = (page: Page, label: string, timeout = 10_000) =>
     label,
   );
 
-/** Saves with Ctrl+S and waits for a clean session (or throws the bar text). */
+/** Waits until the session is saved: "clean", or "drafts" in draft mode. */
+const waitSaved = (page: Page, timeout = 10_000) =>
+  page.waitFor(
+    () =>
+      ["clean", "drafts"].includes(
+        document.querySelector("cms-edit-bar")?.shadowRoot?.querySelector(
+          "[data-state]",
+        )?.getAttribute("data-state") ?? "",
+      ),
+    { timeout },
+  );
+
+/** Saves with Ctrl+S and waits until saved (or throws the bar's text). */
 async function saveAll(page: Page) {
   await page.press("s", ["Control"]);
-  try {
-    await waitState(page, "clean");
-  } catch {
-    await waitState(page, "clean").catch(async () => {
-      throw new Error(`not saved: ${(await bar(page)).text}`);
-    });
-  }
+  await waitSaved(page).catch(async () => {
+    throw new Error(`not saved: ${(await bar(page)).text}`);
+  });
 }
 
 /** Opens `path?edit` and waits until the session is ready. */
@@ -322,6 +330,7 @@ async function scenario(t: Deno.TestContext, engine: Engine) {
             labels.includes("Replace") && labels.includes("Cancel"),
             labels.join(),
           );
+          const left: string[] = [];
           for (const label of labels) {
             if (
               !(await page.evaluate(() =>
@@ -340,6 +349,12 @@ async function scenario(t: Deno.TestContext, engine: Engine) {
               b.click();
             }, label);
             await new Promise((r) => setTimeout(r, 400));
+            const where = await page.url();
+            if (!where.endsWith(`${en}?edit`)) {
+              left.push(`${label} → ${where}`);
+              await openEdit(page, en);
+              continue;
+            }
             await page.press("Escape");
             await new Promise((r) => setTimeout(r, 200));
           }
@@ -350,6 +365,7 @@ async function scenario(t: Deno.TestContext, engine: Engine) {
           ) {
             await open();
           }
+          assert.deepEqual(left, [], "an image field control left the page");
           await page.upload("cms-image-field >>> input[type=file]", photoFile);
           await page.waitFor(
             () =>
@@ -367,6 +383,16 @@ async function scenario(t: Deno.TestContext, engine: Engine) {
             0,
             "a control submitted the host's form",
           );
+          assert.ok(
+            await page.evaluate(() => !!document.querySelector("cms-edit-bar")),
+            "the edit bar is gone: " +
+              await page.evaluate(() =>
+                document.body.innerHTML.replace(
+                  /<article[\s\S]*?<\/article>/,
+                  "",
+                ).slice(0, 3000)
+              ),
+          );
           assert.match(await page.url(), new RegExp(`${en}\\?edit$`));
           await saveAll(page);
           reached(issue, "cover");
@@ -381,8 +407,10 @@ async function scenario(t: Deno.TestContext, engine: Engine) {
         const html = await visitor(en);
         assert.match(html, /<h1>Spring issue \d live<\/h1>/);
         assert.match(html, /Checked in place\./);
-        assert.match(html, /<th/);
-        assert.match(html, /src="\/media\//);
+        assert.match(html, /<table>/, "the pasted table is published");
+        if (done.get(issue)?.has("cover")) {
+          assert.match(html, /src="\/media\//);
+        }
         reached(issue, "published-en");
       });
 
@@ -523,7 +551,7 @@ async function scenario(t: Deno.TestContext, engine: Engine) {
           });
           await page.click("h1");
           await page.press("Escape");
-          await waitState(page, "clean");
+          await waitSaved(page);
         },
       );
 
@@ -611,8 +639,8 @@ Deno.test("real site: after a restart on the same KV file, published stays publi
       const seen = done.get(issue) ?? new Set();
       if (seen.has("published-en")) {
         assert.match(en, /<h1>Spring issue \d live<\/h1>/);
-        assert.match(en, /<th/);
-        assert.match(en, /src="\/media\//);
+        assert.match(en, /<table>/);
+        if (seen.has("cover")) assert.match(en, /src="\/media\//);
       }
       if (seen.has("published-de")) {
         const de = await visitor(`/de/issues/${issue}`);

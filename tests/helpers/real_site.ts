@@ -114,7 +114,7 @@ export async function signIn(base: string): Promise<string> {
 
 const WORDS: Record<string, string[]> = {
   en:
-    "river city market morning train bridge harbour coffee street window garden island evening lantern"
+    "the a of in on by to at and river city market morning train bridge harbour coffee street window garden island evening lantern"
       .split(" "),
   de:
     "Fluss Stadt Markt Morgen Zug Brücke Hafen Kaffee Straße Fenster Garten Insel Abend Laterne"
