@@ -295,9 +295,9 @@ async function scenario(t: Deno.TestContext, engine: Engine) {
               html: aside.innerHTML.slice(0, 600),
             };
           });
+          await saveAll(page);
           assert.match(got.nested, /Weekdays/, got.html);
           assert.deepEqual(got.th, ["Station", "Price"], got.html);
-          await saveAll(page);
         },
       );
 
