@@ -1,7 +1,7 @@
 /**
  * Pasted office HTML made plain (a lazy chunk, loaded at the first paste of
  * HTML that carries Word, Google Docs or LibreOffice signatures, see
- * {@linkcode OFFICE}): the structure those editors hide in styles and
+ * `OFFICE` in `rich_uploads.ts`): the structure those editors hide in styles and
  * markers becomes real HTML, before the shared sanitizer policy cleans it
  * as any paste.
  *
@@ -20,10 +20,6 @@
  *
  * @module
  */
-
-/** Signatures of HTML this module improves (the chunk loads on them). */
-export const OFFICE: RegExp =
-  /mso-|docs-internal-guid|schemas-microsoft|LibreOffice|aria-level|<th[\s>]/i;
 
 type El = HTMLElement;
 /** One flat list item: its level (1 = top), its list tag, its list's key. */

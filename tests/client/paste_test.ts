@@ -10,7 +10,8 @@ import { createRebuild } from "../../core/rebuild.ts";
 
 const { window } = new JSDOM("<!DOCTYPE html><body></body>");
 Object.assign(globalThis, { DOMParser: window.DOMParser });
-const { OFFICE, tidy } = await import("../../client/paste.ts");
+const { tidy } = await import("../../client/paste.ts");
+const { OFFICE } = await import("../../client/rich_uploads.ts");
 const clean = createRebuild((html) =>
   new window.DOMParser().parseFromString(html, "text/html")
 );
