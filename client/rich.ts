@@ -32,9 +32,12 @@ export const loadSanitizer = async (): Promise<void> => {
   cleaner ??= await import("./clean.ts");
 };
 
+// The host is out of the page's flow (no layout shift); the toolbar floats
+// fixed above its region, shown for the focused region only.
 const CSS =
-  `:host{display:block!important;position:sticky!important;top:0!important;z-index:2147482000!important}
-.w{position:relative;display:flex;flex-wrap:wrap;align-items:center;gap:4px;margin:0 0 6px;padding:4px;box-shadow:none}
+  `:host{display:block!important;position:absolute!important;z-index:2147482000!important}
+.w{position:fixed;display:flex;flex-wrap:wrap;align-items:center;gap:4px;width:max-content;max-width:calc(100vw - 16px);box-sizing:border-box;padding:4px}
+.w[hidden]{display:none}
 [role=toolbar]{display:flex;flex-wrap:wrap;align-items:center;gap:2px}
 [role=toolbar] button{padding:4px 7px;background:transparent;border-color:transparent}
 [role=toolbar] button:hover{background:var(--bg2)}

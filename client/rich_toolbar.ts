@@ -97,7 +97,11 @@ export function createToolbar(ed: RichCore, label: string): (() => void)[] {
     "aria-label": t("formatting", { label }),
   });
   if (el.id) toolbar.setAttribute("aria-controls", el.id);
-  root.append(h("div", { class: "w k" }, toolbar, slot, file, progress, msg));
+  // The region is outside the shadow root: an element reference reaches it.
+  Object.assign(toolbar, { ariaControlsElements: [el] });
+  const w = h("div", { class: "w k", hidden: "" }, toolbar, slot);
+  w.append(file, progress, msg);
+  root.append(w);
   let picked: ((f: File | undefined) => void) | undefined;
   Object.assign(ed, {
     show(panel: HTMLElement) {
@@ -139,6 +143,7 @@ export function createToolbar(ed: RichCore, label: string): (() => void)[] {
   });
   ed.refresh = buttons(ed, toolbar);
   return [
+    ...floating(ed, w, slot),
     listen(file, "change", () => {
       const chosen = images(file.files);
       file.value = "";
@@ -147,6 +152,66 @@ export function createToolbar(ed: RichCore, label: string): (() => void)[] {
       picked = undefined;
     }),
     listen(file, "cancel", () => picked = void picked?.(undefined)),
+  ];
+}
+
+/** Hides the toolbar shown now (one at a time, whichever region). */
+let shown: (() => void) | undefined;
+
+/**
+ * Shows the toolbar `w` while its region or the toolbar has focus (or a
+ * panel is open), fixed above the region: below it when there is no room
+ * above, at the window's top while the region's top is scrolled away.
+ * Alt+F10 in the region focuses the toolbar; Escape in it goes back.
+ */
+function floating(ed: RichCore, w: HTMLElement, slot: HTMLElement) {
+  const { el, root, kit: { listen } } = ed;
+  const host = root.host;
+  const place = () => {
+    const r = el.getBoundingClientRect();
+    const { offsetHeight: h, offsetWidth: wide } = w;
+    let top = r.top - h - 4;
+    if (top < 4) top = r.bottom + h + 4 < innerHeight ? r.bottom + 4 : 4;
+    w.style.top = `${top}px`;
+    w.style.left = `${Math.max(4, Math.min(r.left, innerWidth - wide - 4))}px`;
+  };
+  const hide = () => {
+    w.hidden = true;
+    if (shown === hide) shown = undefined;
+    removeEventListener("scroll", place, true);
+    removeEventListener("resize", place);
+  };
+  const show = () => {
+    if (shown !== hide) {
+      shown?.();
+      shown = hide;
+      w.hidden = false;
+      addEventListener("scroll", place, true);
+      addEventListener("resize", place);
+    }
+    place();
+  };
+  const leave = (e: FocusEvent) => {
+    const to = e.relatedTarget as Node | null;
+    const open = !slot.hidden || root.querySelector("dialog[open]");
+    if (!open && to !== host && !el.contains(to)) hide();
+  };
+  return [
+    listen(el, "focusin", show),
+    listen(el, "focusout", leave),
+    listen(host, "focusout", leave),
+    listen<KeyboardEvent>(el, "keydown", (e) => {
+      if (!e.altKey || e.key !== "F10") return;
+      e.preventDefault();
+      show();
+      w.querySelector<HTMLElement>("[role=toolbar] [tabindex='0']")?.focus();
+    }),
+    listen<KeyboardEvent>(w, "keydown", (e) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      e.stopPropagation();
+      ed.restore();
+    }),
+    hide,
   ];
 }
 

@@ -77,9 +77,16 @@ export function insertImages(ed: RichCore, files: File[]): void {
   }
 }
 
+/** Signatures of Word, Google Docs and LibreOffice HTML (and a `<th>` row
+ * that may need a `<thead>`): such a paste is made plain HTML first by the
+ * lazy `paste.ts` chunk. */
+export const OFFICE: RegExp =
+  /mso-|docs-internal-guid|schemas-microsoft|LibreOffice|aria-level|<th[\s>]/i;
+
 /** Inserts cleaned `html` at the remembered selection (the sanitizer may
  * still be loading: the caret is put back first). */
 async function insertHtml(ed: RichCore, html: string): Promise<void> {
+  if (OFFICE.test(html)) html = (await import("./paste.ts")).tidy(html);
   const safe = await ed.clean(html);
   ed.restore();
   ed.exec("insertHTML", safe);
