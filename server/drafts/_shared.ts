@@ -26,6 +26,7 @@ import {
   type EndpointCall,
   type Handler,
   HttpError,
+  mayEdit,
   readJsonObject,
 } from "../http/mod.ts";
 import { draftStore, type SaveHandlerOptions } from "../save/mod.ts";
@@ -98,17 +99,8 @@ export function draftEndpoint(
   });
 }
 
-/** Whether `canEdit` lets `editor` change `address` (no rule: yes). */
-export async function mayEdit(
-  options: DraftHandlerOptions,
-  req: Request,
-  address: FieldAddress,
-  editor: Editor,
-  call: EndpointCall | undefined,
-): Promise<boolean> {
-  return !options.canEdit ||
-    await options.canEdit(req, address, editor, call?.context);
-}
+/** Whether `canEdit` lets `editor` change `address`: the shared rule. */
+export { mayEdit };
 
 /**
  * A draft endpoint's JSON object body (at most 256 KiB; an empty body is

@@ -24,6 +24,7 @@ import {
   type Handler,
   HttpError,
   json,
+  mayEdit,
   readJsonObject,
 } from "../http/mod.ts";
 import { createSaveHandler, type SaveHandlerOptions } from "../save/mod.ts";
@@ -134,11 +135,11 @@ async function list(
   editor: Editor,
   call: EndpointCall | undefined,
 ): Promise<Response> {
-  const { allowlist, canEdit, store } = options;
+  const { allowlist, store } = options;
   const url = new URL(req.url);
   const text = url.searchParams.get("field");
   const address = allowedField(allowlist, text);
-  if (canEdit && !await canEdit(req, address, editor, call?.context)) {
+  if (!await mayEdit(options, req, address, editor, call)) {
     throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
   }
   const id = url.searchParams.get("revision");
