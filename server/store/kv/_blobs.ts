@@ -279,6 +279,7 @@ export async function commitWith(
   if (!ok) return false;
   for (const b of blobs) at.cache.set(b.ref.blob, b.value);
   if (garbage) await collect(at, retired, [garbage]);
+  if (blobs.length) await sweep(at, Date.now(), 20);
   return true;
 }
 
