@@ -27,6 +27,7 @@ import { run as sanitizeRatio } from "./sanitize_ratio.ts";
 import { run as firstSave } from "./first_save.ts";
 import { run as sanitizeAdversarial } from "./sanitize_adversarial.ts";
 import { run as eventsBench } from "./events.ts";
+import { run as largeRecord } from "./large_record.ts";
 import { setLogger } from "../server/ops/mod.ts";
 
 // The report is the output: the in-process handlers' request log lines are
@@ -246,6 +247,25 @@ rows.push(
     1.2,
   ),
 );
+
+{
+  const l = await largeRecord();
+  rows.push(
+    row(
+      "save one field of a 500 KB page vs a 5 KB page (Deno KV)",
+      ms(l.largeMs),
+      `5 KB page ${ms(l.smallMs)}`,
+      l.ratio,
+      1.5,
+    ),
+    row(
+      "read a 500 KB page cold; save a 1 MiB field (Deno KV, context)",
+      `${ms(l.coldReadMs)}; ${ms(l.saveMiBMs)}`,
+      `one small save ${ms(l.smallMs)}`,
+      l.coldReadMs / l.smallMs,
+    ),
+  );
+}
 
 for (const h of await historyBench()) {
   rows.push(

@@ -1,21 +1,31 @@
 /**
  * Export and import of the Deno KV store: everything under the prefix as
- * store lines, and those lines written back into an empty store.
+ * store lines (large values read from their blobs), and those lines
+ * written back into an empty store.
  *
  * @module
  */
-import type { ContentRecord, Revision, StoreLine } from "../types.ts";
+import type { Revision, StoreLine } from "../types.ts";
 import { checkRevision } from "../_revision.ts";
 import { checkDraft, draftLines, type RecordDrafts } from "../draft.ts";
 import {
-  commit,
   draftKey,
   DRAFTS,
   type KvAt,
   recordKey,
   REVISIONS,
 } from "./_layout.ts";
-import { setHead, setRevision } from "./_history.ts";
+import { setHead, setRevision, unpackRevisions } from "./_history.ts";
+import { getRecord } from "./_records.ts";
+import {
+  commitWith,
+  type NewBlob,
+  pack,
+  packOne,
+  readStable,
+  type StoredDrafts,
+  unpackDrafts,
+} from "./_blobs.ts";
 
 /**
  * Every record, then every revision (oldest first per field), then every
@@ -27,17 +37,25 @@ export async function* dump(at: KvAt): AsyncIterable<StoreLine> {
   for await (const e of at.kv.list<unknown>({ prefix: at.prefix })) {
     const part = e.key[depth];
     if (typeof part === "string" && e.key.length === depth + 2) {
+      const key = e.key[depth + 1] as string;
       yield {
         type: "record",
         collection: part,
-        key: e.key[depth + 1] as string,
-        record: e.value as ContentRecord,
+        key,
+        record: (await getRecord(at, part, key))!,
       };
     } else if (part === REVISIONS) {
-      yield { type: "revision", revision: e.value as Revision };
+      const [revision] = await unpackRevisions(at, [e.value as Revision]);
+      if (revision) yield { type: "revision", revision };
     } else if (part === DRAFTS) {
       const [collection, key] = e.key.slice(depth + 1) as string[];
-      drafts.push([collection, key, e.value as RecordDrafts]);
+      const got = await readStable(async () =>
+        unpackDrafts(
+          at,
+          (await at.kv.get<StoredDrafts>(e.key)).value,
+        )
+      );
+      if (got[0]) drafts.push([collection, key, got[0]]);
     }
   }
   yield* draftLines(drafts);
@@ -54,26 +72,34 @@ export async function load(
   const seqs = new Map<string, number>();
   for await (const line of lines) {
     const op = at.kv.atomic();
+    let blobs: NewBlob[] = [];
     if (line.type === "record") {
-      op.set(recordKey(at, line.collection, line.key), line.record);
+      const packed = pack(null, null, line.record);
+      blobs = packed.blobs;
+      op.set(recordKey(at, line.collection, line.key), packed.stored);
     } else if (line.type === "draft") {
       const { collection, key, field, value, at: when, editor } = checkDraft(
         line.draft,
       );
       const draftAt = draftKey(at, collection, key);
-      const drafts = await at.kv.get<RecordDrafts>(draftAt);
+      const drafts = await at.kv.get<StoredDrafts>(draftAt);
+      const [stored, blob] = packOne(value);
+      if (blob) blobs = [blob];
       op.check(drafts).set(draftAt, {
         ...drafts.value,
-        [field]: { value, at: when, editor },
+        [field]: { value: stored, at: when, editor },
       });
     } else {
       const rev = checkRevision(line.revision);
       const id = JSON.stringify([rev.collection, rev.key, rev.field]);
       const seq = (seqs.get(id) ?? 0) + 1;
       seqs.set(id, seq);
-      setRevision(at, op, rev, seq);
+      const blob = setRevision(at, op, rev, seq);
+      if (blob) blobs = [blob];
       setHead(at, op, rev.collection, rev.key, rev.field, seq);
     }
-    if (!await commit(op)) throw new Error("import write failed");
+    if (!await commitWith(at, op, blobs, [])) {
+      throw new Error("import write failed");
+    }
   }
 }

@@ -1,8 +1,9 @@
 /**
  * History in Deno KV: a revision goes in the same atomic commit as what it
  * records, under its field and sequence number, with its id pointing there
- * and the field's head holding the newest sequence number. Retention
- * prunes after the commit.
+ * and the field's head holding the newest sequence number. A large value
+ * is a blob (`_blobs.ts`) the revision refers to. Retention prunes after
+ * the commit, with the blobs of what it prunes.
  *
  * @module
  */
@@ -18,20 +19,57 @@ import {
   reading,
   REVISIONS,
 } from "./_layout.ts";
+import {
+  type BlobRef,
+  collect,
+  isRef,
+  type NewBlob,
+  packOne,
+  readBlobs,
+  switchBlobs,
+} from "./_blobs.ts";
 
-/** Adds a revision and its id entry to an atomic operation. */
+/**
+ * Adds a revision and its id entry to an atomic operation; a large value
+ * goes to a blob, returned to write before the commit (`commitWith`).
+ */
 export function setRevision(
   at: KvAt,
   op: Deno.AtomicOperation,
   rev: Revision,
   seq: number,
-): void {
+): NewBlob | null {
   const { collection, key, field } = rev;
-  op.set([...at.prefix, REVISIONS, collection, key, field, seq], rev);
+  const [value, blob] = packOne(rev.value);
+  const stored = blob ? { ...rev, value } : rev;
+  op.set([...at.prefix, REVISIONS, collection, key, field, seq], stored);
   op.set(
     [...at.prefix, IDS, rev.id],
     [collection, key, field, seq] satisfies IdEntry,
   );
+  return blob;
+}
+
+/**
+ * Revisions as stored with their blobs read; one whose blob is gone (pruned
+ * meanwhile) is left out.
+ */
+export async function unpackRevisions(
+  at: KvAt,
+  stored: Revision[],
+): Promise<Revision[]> {
+  const out: Revision[] = [];
+  for (const rev of stored) {
+    const v = rev.value as unknown;
+    if (!isRef(v)) {
+      out.push(rev);
+      continue;
+    }
+    const got = await readBlobs(at, [v]);
+    const value = got?.get(v.blob);
+    if (value !== undefined) out.push({ ...rev, value });
+  }
+  return out;
 }
 
 /** Sets a field's history head to `seq` in an atomic operation. */
@@ -85,6 +123,7 @@ export async function prune(
     const op = at.kv.atomic();
     let n = 0;
     const now = Date.now();
+    const refs: BlobRef[] = [];
     for await (
       const e of at.kv.list<Revision>({
         prefix: base,
@@ -94,9 +133,12 @@ export async function prune(
       const revSeq = e.key[e.key.length - 1] as number;
       if (!expired(seq - revSeq, e.value.at, at.retention, now)) break;
       op.delete(e.key).delete([...at.prefix, IDS, e.value.id]);
+      if (isRef(e.value.value)) refs.push(e.value.value);
       n++;
     }
+    const garbage = switchBlobs(at, op, null, refs);
     if (n) await op.commit();
+    if (garbage) await collect(at, refs, [garbage]);
   } catch (err) {
     console.error("cms: pruning history failed", err);
   }
@@ -122,7 +164,7 @@ export async function revisions(
   if (limit !== undefined && limit <= 0) return [];
   const prefix = [...at.prefix, REVISIONS, collection, key, field];
   const found = await listAll<Revision>(at, prefix, { reverse: true, limit });
-  return found.map((e) => e.value);
+  return unpackRevisions(at, found.map((e) => e.value));
 }
 
 /** One revision by id, or `null`. */
@@ -135,6 +177,6 @@ export function revision(at: KvAt, id: string): Promise<Revision | null> {
       REVISIONS,
       ...where.value,
     ]);
-    return rev.value;
+    return rev.value && (await unpackRevisions(at, [rev.value]))[0] || null;
   });
 }

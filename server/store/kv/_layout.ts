@@ -6,11 +6,12 @@
  * a number, which no collection name (a string) can take: a field's history
  * head at `[0, collection, key, field]`, its revisions at
  * `[1, collection, key, field, seq]`, a revision's place by id at `[2, id]`,
- * a record's drafts at `[3, collection, key]` and a schedule at `[4, id]`.
+ * a record's drafts at `[3, collection, key]`, a schedule at `[4, id]`,
+ * blob chunks at `[5, id, i]` and blob markers at `[6, id]` (`_blobs.ts`).
  *
  * @module
  */
-import type { Retention } from "../types.ts";
+import type { ContentValue, Retention } from "../types.ts";
 import { backoff } from "../_queue.ts";
 import { mapError } from "./_errors.ts";
 
@@ -24,6 +25,12 @@ export interface KvAt {
   maxAttempts: number;
   /** How long history is kept (`undefined`: everything). */
   retention: Retention | undefined;
+  /** Decoded blobs (see `_blobs.ts`). */
+  cache: {
+    get(id: string): ContentValue | undefined;
+    set(id: string, v: ContentValue): void;
+    delete(id: string): void;
+  };
 }
 
 /** Key part of the history heads. */

@@ -2,21 +2,16 @@
  * Publishing in Deno KV: every record a publish touches goes in ONE atomic
  * commit that checks each record and drafts entry it read, so all fields
  * go public or (a concurrent write got in between) the whole publish is
- * read and planned again.
+ * read and planned again. Large values are written as blobs before that
+ * commit, which switches to them (`_blobs.ts`).
  *
  * @module
  */
-import type { ContentRecord, DraftRef, PublishResult } from "../types.ts";
-import {
-  byRecord,
-  planPublish,
-  type RecordDrafts,
-  type Selection,
-} from "../draft.ts";
+import type { DraftRef, PublishResult } from "../types.ts";
+import { byRecord, planPublish, type Selection } from "../draft.ts";
 import { PublishTooLargeError } from "./_errors.ts";
 import {
   AGAIN,
-  commit,
   draftKey,
   type KvAt,
   reading,
@@ -24,7 +19,18 @@ import {
   retry,
 } from "./_layout.ts";
 import { heads, pruneAll, setHead, setRevision } from "./_history.ts";
-import { draftRecords } from "./_drafts.ts";
+import { draftRecords, readBoth } from "./_drafts.ts";
+import {
+  type BlobRef,
+  commitWith,
+  type NewBlob,
+  pack,
+  packDrafts,
+  readStable,
+  retiredDrafts,
+  type StoredDrafts,
+  type StoredRecord,
+} from "./_blobs.ts";
 
 /**
  * Most fields one publish takes on Deno KV: one atomic commit holds at most
@@ -43,6 +49,22 @@ export interface KvPublish {
   result: PublishResult;
   /** The fields to prune once committed. */
   pruned: Pruned[];
+  /** Blobs to write before the commit (see `commitPublish`). */
+  blobs: NewBlob[];
+  /** Blobs the commit stops referring to. */
+  retired: BlobRef[];
+}
+
+/**
+ * Commits a planned publish's `op`: its blobs first, then the one commit
+ * that switches to them; `false` when it lost a race.
+ */
+export function commitPublish(
+  at: KvAt,
+  planned: KvPublish,
+  op: Deno.AtomicOperation,
+): Promise<boolean> {
+  return commitWith(at, op, planned.blobs, planned.retired);
 }
 
 /**
@@ -55,12 +77,13 @@ export function publish(
   editor: string,
 ): Promise<PublishResult> {
   return retry(at, "publish", async () => {
-    const { op, result, pruned } = await planKvPublish(at, fields, editor);
+    const planned = await planKvPublish(at, fields, editor);
+    const { op, result, pruned } = planned;
     if (result.conflicts.length) {
       return { published: [], conflicts: result.conflicts };
     }
     if (!result.published.length) return result;
-    if (!await commit(op)) return AGAIN;
+    if (!await commitPublish(at, planned, op)) return AGAIN;
     await pruneAll(at, pruned);
     return result;
   });
@@ -83,6 +106,8 @@ export async function planKvPublish(
     op: at.kv.atomic(),
     result: { published: [], conflicts: [] },
     pruned: [],
+    blobs: [],
+    retired: [],
   };
   let mutations = 0;
   for (const [collection, key, selection] of groups) {
@@ -96,9 +121,11 @@ export async function planKvPublish(
     );
   }
   const { result } = planned;
+  mutations += 2; // the blob markers (`_blobs.ts`)
+  const checks = groups.length * 2 + 1;
   if (
     !result.conflicts.length && (
-      mutations > 1000 || groups.length > 50 ||
+      mutations > 1000 || checks > 100 ||
       result.published.length > KV_MAX_PUBLISH
     )
   ) {
@@ -125,19 +152,23 @@ async function addRecord(
   const { op, result } = planned;
   const recordAt = recordKey(at, collection, key);
   const draftAt = draftKey(at, collection, key);
-  const [entry, drafts] = await reading(() =>
-    at.kv.getMany<[ContentRecord, RecordDrafts]>([recordAt, draftAt])
-  );
+  const [entry, drafts, record, current] = await readStable(async () => {
+    const [entry, drafts] = await reading(() =>
+      at.kv.getMany<[StoredRecord, StoredDrafts]>([recordAt, draftAt])
+    );
+    const both = await readBoth(at, entry, drafts);
+    return both && [entry, drafts, both[0].record, both[1]] as const;
+  });
   op.check(entry, drafts);
   const touched = selection === "all"
-    ? Object.keys(drafts.value ?? {})
+    ? Object.keys(current ?? {})
     : selection.map((r) => r.field);
   const seqs = await heads(at, collection, key, touched);
   const plan = planPublish(
     collection,
     key,
-    entry.value,
-    drafts.value,
+    record,
+    current,
     selection,
     editor,
     (f) => seqs.get(f) !== undefined,
@@ -145,13 +176,23 @@ async function addRecord(
   result.conflicts.push(...plan.conflicts);
   if (!plan.published.length) return 0;
   result.published.push(...plan.published);
-  op.set(recordAt, plan.record);
-  if (Object.keys(plan.drafts).length) op.set(draftAt, plan.drafts);
+  const packed = pack(entry.value, record, plan.record);
+  op.set(recordAt, packed.stored);
+  const rest = Object.keys(plan.drafts).length
+    ? packDrafts(drafts.value, current, plan.drafts)
+    : null;
+  if (rest) op.set(draftAt, rest.stored);
   else op.delete(draftAt);
+  planned.blobs.push(...packed.blobs, ...rest?.blobs ?? []);
+  planned.retired.push(
+    ...packed.retired,
+    ...rest?.retired ?? retiredDrafts(drafts.value, null),
+  );
   for (const rev of plan.revisions) {
     const seq = (seqs.get(rev.field) ?? 0) + 1;
     seqs.set(rev.field, seq);
-    setRevision(at, op, rev, seq);
+    const blob = setRevision(at, op, rev, seq);
+    if (blob) planned.blobs.push(blob);
     planned.pruned.push([collection, key, rev.field, seq]);
   }
   for (const p of plan.published) {

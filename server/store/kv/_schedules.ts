@@ -23,7 +23,7 @@ import {
   SCHEDULES,
 } from "./_layout.ts";
 import { pruneAll } from "./_history.ts";
-import { type KvPublish, planKvPublish } from "./_publish.ts";
+import { commitPublish, type KvPublish, planKvPublish } from "./_publish.ts";
 
 /** The key of a schedule. */
 function scheduleKey(at: KvAt, id: string): Deno.KvKey {
@@ -79,7 +79,9 @@ export function fireSchedule(
     const op = failed
       ? at.kv.atomic().check(entry).set(key, { ...schedule, failed })
       : planned!.op.check(entry).delete(key);
-    if (!await commit(op)) return AGAIN;
+    if (!await (failed ? commit(op) : commitPublish(at, planned!, op))) {
+      return AGAIN;
+    }
     if (!failed) await pruneAll(at, planned!.pruned);
     return { schedule, result, failed };
   });

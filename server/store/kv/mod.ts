@@ -36,6 +36,7 @@ import {
   schedules,
 } from "./_schedules.ts";
 import { dump, load } from "./_dump.ts";
+import { BlobCache, sweep } from "./_blobs.ts";
 
 export {
   KeyTooLargeError,
@@ -60,8 +61,13 @@ export interface KvContentStoreOptions {
  * retries (bounded, with jittered backoff) when another writer got there
  * first, so concurrent saves to different fields of one record never lose an
  * update, across any number of instances. Within one store, updates of a
- * record are queued so they do not race each other. Records and revisions
- * are limited to 64 KiB by KV ({@linkcode RecordTooLargeError}).
+ * record are queued so they do not race each other. A value too large to
+ * sit inline in its entry (KV takes 64 KiB a value) is kept in 60 KiB
+ * pieces that one commit switches to (`_blobs.ts`), so a field, a draft or
+ * a revision can be as large as a save allows, and saving one field
+ * rewrites only that field. {@linkcode RecordTooLargeError} remains only
+ * for a record whose field names and small values pass 64 KiB (thousands
+ * of fields).
  *
  * History: a revision goes in the same atomic commit as its record, under
  * `[...prefix, 1, collection, key, field, seq]`, with its id under
@@ -94,6 +100,7 @@ export class KvContentStore implements HistoryStore, DraftStore, ScheduleStore {
       prefix: options.prefix ?? ["cms"],
       maxAttempts: options.maxAttempts ?? 64,
       retention: options.retention,
+      cache: new BlobCache(),
     };
   }
 
@@ -227,6 +234,17 @@ export class KvContentStore implements HistoryStore, DraftStore, ScheduleStore {
    */
   dump(): AsyncIterable<StoreLine> {
     return dump(this.#at);
+  }
+
+  /**
+   * Deletes the pieces of large values that nothing refers to any more:
+   * those a write stopped using (normally deleted right after it) and those
+   * a write that crashed left behind, once older than 15 minutes (`now`).
+   * Every write that stores a large value runs it too. Resolves to how many
+   * values were collected.
+   */
+  collectGarbage(now: number = Date.now()): Promise<number> {
+    return sweep(this.#at, now);
   }
 
   /** Loads a dump into this empty store; throws on a non-empty one. */

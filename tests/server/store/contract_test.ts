@@ -10,6 +10,7 @@ import { KvContentStore } from "../../../server/store/kv/mod.ts";
 import { PostgresContentStore } from "../../../postgres/store/mod.ts";
 import type {
   ContentRecord,
+  DraftStore,
   HistoryStore,
   Retention,
   StoreLine,
@@ -367,7 +368,131 @@ const cases: Record<string, Case> = {
     await assert.rejects(b.store.load(lines), /not empty/);
     assert.equal((await b.store.get("pages", "home"))?.title, "T3");
   },
+
+  "a 1 MiB field with non-Latin-1 text is stored whole": async (open) => {
+    await using s = await open();
+    const big = article(1024 * 1024);
+    await s.store.update("pages", "big", () => ({ title: "T", body: big }), {
+      field: "body",
+      editor: "Ada",
+    });
+    const got = await s.store.get("pages", "big");
+    assert.equal(got?.body, big);
+    const [rev] = await s.store.revisions("pages", "big", "body");
+    assert.equal(rev.value, big);
+    assert.equal(rev.bytes, new TextEncoder().encode(big).length);
+    assert.equal((await s.store.revision(rev.id))?.value, big);
+  },
+
+  "three locales of a 300 KB article and 200 fields in one record": async (
+    open,
+  ) => {
+    await using s = await open();
+    const record: ContentRecord = {};
+    for (const l of ["en", "ru", "ja"]) {
+      record[`body@${l}`] = article(300_000, l);
+    }
+    for (let i = 0; i < 200; i++) {
+      record[`f${i}`] = `v${i} ${"é".repeat(i * 10)}`;
+    }
+    record.list = Array.from({ length: 50 }, (_, i) => article(3000, `${i}`));
+    await s.store.update("pages", "many", () => record);
+    assert.deepEqual(await s.store.get("pages", "many"), record);
+    // One field changes; the others read back unchanged.
+    await s.store.update("pages", "many", (r) => ({ ...r, f7: "seven" }), {
+      field: "f7",
+      editor: "Bo",
+    });
+    assert.deepEqual(await s.store.get("pages", "many"), {
+      ...record,
+      f7: "seven",
+    });
+  },
+
+  "concurrent writers on a large record lose no update": async (open) => {
+    await using s = await open();
+    const base: ContentRecord = { body: article(400_000) };
+    await s.store.update("pages", "c", () => base);
+    await Promise.all(
+      Array.from(
+        { length: 20 },
+        (_, i) =>
+          s.store.update("pages", "c", (r) => ({
+            ...r,
+            [`f${i}`]: article(2000 + i * 5000, `${i}`),
+          }), { field: `f${i}`, editor: "Ada" }),
+      ),
+    );
+    const got = await s.store.get("pages", "c");
+    assert.equal(got?.body, base.body);
+    for (let i = 0; i < 20; i++) {
+      assert.equal(got?.[`f${i}`], article(2000 + i * 5000, `${i}`));
+    }
+  },
+
+  "large drafts publish and round-trip through export": async (open) => {
+    await using a = await open();
+    const store = a.store as DraftStore;
+    const v1 = article(500_000, "v1");
+    const v2 = article(700_000, "v2");
+    await store.update("pages", "d", () => ({ title: "T", body: v1 }));
+    await store.updateDraft("pages", "d", (r) => ({ ...r, body: v2 }), {
+      field: "body",
+      editor: "Ada",
+    });
+    assert.equal((await store.get("pages", "d"))?.body, v1);
+    assert.equal((await store.getDrafted("pages", "d"))?.body, v2);
+    assert.equal((await store.drafts())[0].value, v2);
+    const lines = await Array.fromAsync(store.dump());
+    const done = await store.publish(null, "Bo");
+    assert.equal(done.published[0].value, v2);
+    assert.equal((await store.get("pages", "d"))?.body, v2);
+    assert.deepEqual(await store.drafts(), []);
+    const revs = await store.revisions("pages", "d", "body");
+    assert.deepEqual(revs.map((r) => r.value), [v2, v2, v1]);
+    await using b = await open();
+    await b.store.load(lines);
+    assert.deepEqual(await Array.fromAsync(b.store.dump()), lines);
+    assert.equal(
+      (await (b.store as DraftStore).getDrafted("pages", "d"))?.body,
+      v2,
+    );
+  },
+
+  "retention prunes large revisions": async (open) => {
+    await using s = await open({ keep: 2 });
+    for (let i = 0; i < 4; i++) {
+      await s.store.update(
+        "pages",
+        "r",
+        () => ({ body: article(200_000, `${i}`) }),
+        {
+          field: "body",
+          editor: "Ada",
+        },
+      );
+    }
+    const revs = await s.store.revisions("pages", "r", "body");
+    assert.deepEqual(revs.map((r) => r.value), [
+      article(200_000, "3"),
+      article(200_000, "2"),
+    ]);
+  },
 };
+
+/** Text of about `chars` characters in several scripts, marked by `seed`. */
+function article(chars: number, seed = ""): string {
+  const words = ["слово", "語", "mot", "λόγος", "word", "😀", seed];
+  const out: string[] = [];
+  let n = 0;
+  for (let i = 0; n < chars; i++) {
+    const w = words[i % words.length] + (i % 97);
+    out.push(w);
+    n += w.length + 1;
+  }
+  // Never cut a surrogate pair in half.
+  return out.join(" ").slice(0, chars).replace(/[\uD800-\uDBFF]$/, "x");
+}
 
 /** Registers every case as a step of one test per store. */
 function contract(

@@ -133,15 +133,32 @@ Deno.test("KvContentStore: 8 instances on two KV handles of one file lose nothin
   }
 });
 
-Deno.test("KvContentStore: records over 64 KiB throw RecordTooLargeError", async () => {
+Deno.test("KvContentStore: a record whose field names pass 64 KiB is refused whole", async () => {
   await using s = await kvStore(":memory:");
   await s.store.update("pages", "big", () => ({ title: "small" }));
-  const err = await s.store
-    .update("pages", "big", () => ({ body: "x".repeat(70_000) }))
-    .catch((e) => e);
+  const record: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) {
+    record[`${"n".repeat(300)}${i}`] = "x".repeat(600);
+  }
+  const err = await s.store.update("pages", "big", () => record).catch((e) =>
+    e
+  );
   assert.ok(err instanceof RecordTooLargeError);
   assert.equal(err.status, 413);
+  assert.match(err.message, /field names and small values/);
   assert.deepEqual(await s.store.get("pages", "big"), { title: "small" });
+  // Nothing of the refused write is left behind.
+  assert.deepEqual(
+    await Array.fromAsync(s.kv.list({ prefix: ["cms", 5] })),
+    [],
+  );
+  assert.deepEqual(
+    await Array.fromAsync(s.kv.list({ prefix: ["cms", 6] })),
+    [],
+  );
+  // A large field alone is fine.
+  await s.store.update("pages", "big", () => ({ body: "ж".repeat(70_000) }));
+  assert.equal((await s.store.get("pages", "big"))?.body, "ж".repeat(70_000));
 });
 
 Deno.test("KvContentStore: keys over the KV key limit throw KeyTooLargeError", async () => {
