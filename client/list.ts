@@ -412,6 +412,15 @@ function itemKeys(
   });
 }
 
+/** The list as {@linkcode listStored} and {@linkcode wholeList} take it. */
+const storedList = (
+  id: string,
+  items: readonly (Field | undefined)[],
+  shown: string[],
+  whole: boolean,
+  release: () => void,
+): StoredList => ({ id, items, shown, whole, release });
+
 /** One list container: its field, bar and keys. */
 function attachList(
   kit: Kit,
@@ -432,13 +441,7 @@ function attachList(
 
   /** The list becomes one field: its items' fields let go of the rows. */
   const detach = () => (whole = true, releaseItems(model, el, items, rows));
-  const stored = (): StoredList => ({
-    id,
-    items,
-    shown: texts(),
-    whole,
-    release: detach,
-  });
+  const stored = () => storedList(id, items, texts(), whole, detach);
   f.live = (list, version) => listStored(model, stored(), list, version);
   f.show = (value) => {
     if (!whole && value === f.base) return;
