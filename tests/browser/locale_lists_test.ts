@@ -4,7 +4,7 @@
  * marked on `/de/`; translating the list German shows from English is one
  * whole-list write (no 409, no conflict dialog); the list's bar and keys
  * work on `/de/`; the German list's draft is marked, counted and published
- * from its page, and `/` keeps English.
+ * from its page (also after a reload), and `/` keeps English.
  */
 import assert from "node:assert/strict";
 import { startDemo } from "../../demo/main.ts";
@@ -184,6 +184,15 @@ engineTest(
           assert.equal(s.status, "1 unpublished change");
           assert.deepEqual(s.marks, ["pages:home:features@de"]);
           assert.equal(s.publish, "Publish (1)");
+          // Translated: no longer marked "not translated yet".
+          assert.equal(
+            await page.evaluate(() =>
+              document.querySelector("[data-cms-list]")!.hasAttribute(
+                "data-cms-untranslated",
+              )
+            ),
+            false,
+          );
         },
       );
 
@@ -225,6 +234,25 @@ engineTest(
         );
         assert.equal((await state(page)).publish, "Publish (1)");
       });
+
+      await t.step(
+        "after a reload the German draft is marked and counted",
+        async () => {
+          await page.reload();
+          await page.waitFor(
+            () => document.querySelector("[data-cms-list][data-cms-draft]"),
+            WAIT,
+          );
+          const s = await state(page);
+          assert.deepEqual(s.marks, ["pages:home:features@de"]);
+          assert.equal(s.publish, "Publish (1)");
+          assert.equal(s.status, "1 unpublished change");
+          assert.deepEqual(
+            (await items(page)).map((x) => x.split(" ")[1]),
+            ["Zwei", "Eins", "Drei"],
+          );
+        },
+      );
 
       await t.step("Publish on /de/ publishes the German list", async () => {
         await page.evaluate(() =>
