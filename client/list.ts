@@ -13,6 +13,7 @@
  */
 
 import type { FieldAddress } from "../core/address.ts";
+import { FALLBACK_ATTRIBUTE } from "../core/locale_markers.ts";
 import { storedAddress } from "../core/stored_address.ts";
 import { contentVersion } from "../core/version.ts";
 import type { Kit } from "./dom.ts";
@@ -105,16 +106,49 @@ export function listStored(
   items: string[],
   version: string,
 ): void {
-  const { id, shown } = list;
+  const { id } = list;
   if (model.get(id)?.version === version) return;
-  if (!list.whole) {
-    rebaseList(model, id, list.items, shown);
-    list.release();
-    // The items' edits move into the list: their own fields go clean.
-    for (const item of list.items) if (item) model.revert(item.id);
-    model.edit(id, JSON.stringify(shown));
-  }
+  if (!list.whole) wholeList(model, list);
   model.stored(id, JSON.stringify(items), version);
+}
+
+/**
+ * The list becomes one field (no DOM): its stored value is what its
+ * items' fields hold, its value the texts shown (unsaved item edits
+ * included), and the items' fields go clean. A list shown from another
+ * locale's (a fallback) does this at its first edit, so its translation
+ * is one whole-list write of the locale's list, never one save per item.
+ *
+ * @example
+ * ```ts ignore
+ * wholeList(model, { id, items, shown, whole: false, release });
+ * await model.save(); // one write: `features@de` with every item
+ * ```
+ */
+export function wholeList(model: Model, list: StoredList): void {
+  const { id, shown } = list;
+  rebaseList(model, id, list.items, shown);
+  list.release();
+  // The items' edits move into the list: their own fields go clean.
+  for (const item of list.items) if (item) model.revert(item.id);
+  model.edit(id, JSON.stringify(shown));
+}
+
+/**
+ * The list field's address text (`id`) and path in its record (`field`):
+ * a locale's list is that locale's (`features@de`), so its saves, drafts
+ * and marks are never the default locale's list's.
+ *
+ * @example
+ * ```ts
+ * import { listAddress } from "./list.ts";
+ * listAddress({ collection: "pages", key: "home", field: "features", locale: "de" });
+ * // { id: "pages:home:features@de", field: "features@de" }
+ * ```
+ */
+export function listAddress(a: FieldAddress): { id: string; field: string } {
+  const field = a.locale ? `${a.field}@${a.locale}` : a.field;
+  return { id: storedAddress({ ...a, field }), field };
 }
 
 /**
@@ -315,6 +349,7 @@ function listFields(
   model: Model,
   a: FieldAddress,
   id: string,
+  field: string,
   el: HTMLElement,
   rows: HTMLElement[],
   shown: string[],
@@ -322,9 +357,12 @@ function listFields(
   const items = rows.map((r) =>
     model.get(r.dataset.cmsField!) as ListField | undefined
   );
+  const { collection, key } = a;
   const f = model.add({
     id,
-    ...a,
+    collection,
+    key,
+    field,
     rich: false,
     list: true,
     version: el.dataset.cmsVersion,
@@ -374,6 +412,15 @@ function itemKeys(
   });
 }
 
+/** The list as {@linkcode listStored} and {@linkcode wholeList} take it. */
+const storedList = (
+  id: string,
+  items: readonly (Field | undefined)[],
+  shown: string[],
+  whole: boolean,
+  release: () => void,
+): StoredList => ({ id, items, shown, whole, release });
+
 /** One list container: its field, bar and keys. */
 function attachList(
   kit: Kit,
@@ -382,25 +429,20 @@ function attachList(
   el: HTMLElement,
   a: FieldAddress,
 ): () => void {
-  const id = storedAddress(a);
+  const { id, field } = listAddress(a);
   const min = Number(el.dataset.cmsMin) || 0;
   const max = Number(el.dataset.cmsMax) || Infinity;
   const rows = listRows(el, id);
   const template = itemTemplate(kit, el, rows[0]);
   const undo: (() => void)[] = [];
   const texts = () => rows.map((r) => r.textContent ?? "");
-  const { f, items } = listFields(model, a, id, el, rows, texts());
+  const { f, items } = listFields(model, a, id, field, el, rows, texts());
   let current = -1, whole = false;
 
   /** The list becomes one field: its items' fields let go of the rows. */
   const detach = () => (whole = true, releaseItems(model, el, items, rows));
-  f.live = (list, version) =>
-    listStored(
-      model,
-      { id, items, shown: texts(), whole, release: detach },
-      list,
-      version,
-    );
+  const stored = () => storedList(id, items, texts(), whole, detach);
+  f.live = (list, version) => listStored(model, stored(), list, version);
   f.show = (value) => {
     if (!whole && value === f.base) return;
     if (!whole) detach();
@@ -443,7 +485,12 @@ function attachList(
   }
 
   undo.push(
-    kit.onEdit(el, () => whole && model.edit(id, JSON.stringify(texts()))),
+    kit.onEdit(el, () => {
+      // A list shown from another locale's (a fallback) is translated as
+      // one whole-list write: its first edit makes it one field.
+      if (whole) model.edit(id, JSON.stringify(texts()));
+      else if (el.hasAttribute(FALLBACK_ATTRIBUTE)) wholeList(model, stored());
+    }),
     kit.listen(el, "focusin", (e) => {
       current = rows.findIndex((r) => r.contains(e.target as Node));
       place(e.target);

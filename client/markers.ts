@@ -69,7 +69,8 @@ export function readMarker(
  * The name people read for a field: the region's `data-cms-label` (the
  * declared `label`, rendered by the host), else its field name in words
  * ("heroTitle" → "Hero title"); a list item adds its number from 1
- * ("features.2" → "Features 3").
+ * ("features.2" → "Features 3"). A locale in the path is left out: it is
+ * the page's ("features@de.2" → "Features 3").
  *
  * @example
  * ```ts ignore
@@ -77,8 +78,9 @@ export function readMarker(
  * ```
  */
 export function fieldLabel(field: string, el?: HTMLElement): string {
-  const [name, item] = field.split(".");
-  const words = name.replace(/([a-z\d])([A-Z])/g, "$1 $2")
+  const [path, item] = field.split(".");
+  // The locale is the page's (`features@de.0` reads "Features 1").
+  const words = path.replace(/@.*/, "").replace(/([a-z\d])([A-Z])/g, "$1 $2")
     .replace(/[_-]+/g, " ").toLowerCase();
   const text = el?.getAttribute("data-cms-label") ||
     words.charAt(0).toUpperCase() + words.slice(1);

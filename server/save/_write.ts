@@ -126,7 +126,9 @@ async function untranslatedList(
  * (`base`) as the locale's own whole list, with the item changed: one
  * atomic write of the list (its revision and draft are the whole list's).
  * `version` is checked against the item the editor saw; when another save
- * made the locale's list in between, it is a conflict.
+ * made the locale's list in between, the item is written into that list
+ * as any item save is (a conflict when that item is not what the editor
+ * saw), so item saves sent side by side never conflict with each other.
  */
 async function translateList(
   store: ContentStore,
@@ -146,10 +148,13 @@ async function translateList(
   const list = base.with(index, value);
   let outcome: Outcome = "written";
   const mutate = (current: ContentRecord | null) => {
-    const mine = current?.[target.name];
     if (current && Object.hasOwn(current, target.name)) {
-      outcome = { current: Array.isArray(mine) ? mine[index] ?? "" : mine! };
-      return null;
+      // Another save made the locale's list in between (e.g. this
+      // editor's save of another item): the item is written into it, if
+      // it is still the one the editor saw.
+      const result = apply(current, target, value, version);
+      outcome = result.outcome;
+      return result.record;
     }
     return apply(current, whole, list, undefined).record;
   };

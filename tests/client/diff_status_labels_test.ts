@@ -71,6 +71,9 @@ Deno.test("fieldLabel: the declared label, else the name in words", () => {
   assert.equal(fieldLabel("heroTitle"), "Hero title");
   assert.equal(fieldLabel("call_to_action"), "Call to action");
   assert.equal(fieldLabel("features.2"), "Features 3");
+  // The locale is the page's: not in the name.
+  assert.equal(fieldLabel("features@de.0"), "Features 1");
+  assert.equal(fieldLabel("heroTitle@de-AT"), "Hero title");
   const el = { getAttribute: () => "Key points" } as unknown as HTMLElement;
   assert.equal(fieldLabel("features.0", el), "Key points 1");
   assert.equal(fieldLabel("title", el), "Key points");

@@ -1,11 +1,13 @@
 /**
  * Lists that grow (editors add, move and remove items), the client's model
  * part without a DOM: `listEdit` (moves, removes, adds within the limits)
- * and a list field in the session model (one whole-list write, its 409).
+ * and a list field in the session model (one whole-list write, its 409; a
+ * locale's list, and one shown from its fallback translated in one write).
  */
 import assert from "node:assert/strict";
 import type { ListSaveBody, SaveBody } from "../../core/protocol/mod.ts";
-import { listEdit } from "../../client/list.ts";
+import { listAddress, listEdit, wholeList } from "../../client/list.ts";
+import { contentVersion } from "../../core/version.ts";
 import { createModel, type SaveAnswer } from "../../client/model.ts";
 
 Deno.test("listEdit: moves, removes and adds within min and max", () => {
@@ -121,4 +123,75 @@ Deno.test("model: rebase moves a clean field's stored value and version", () => 
   model.edit(f.id, '["c"]');
   model.rebase(f.id, '["d"]', "v3");
   assert.deepEqual([f.base, f.value, f.version], ['["b"]', '["c"]', "v2"]);
+});
+
+Deno.test("listAddress: a locale's list is that locale's, never the default's", () => {
+  const a = { collection: "pages", key: "home", field: "features" };
+  assert.deepEqual(listAddress(a), {
+    id: "pages:home:features",
+    field: "features",
+  });
+  assert.deepEqual(listAddress({ ...a, locale: "de-AT" }), {
+    id: "pages:home:features@de-AT",
+    field: "features@de-AT",
+  });
+});
+
+Deno.test("wholeList: a list translated from its fallback is one write", async () => {
+  const sent: (SaveBody | ListSaveBody)[] = [];
+  const fallback = ["Fast", "Small", "Safe"];
+  const item = (i: number) => ({
+    id: `pages:home:features@de.${i}`,
+    collection: "pages",
+    key: "home",
+    field: `features@de.${i}`,
+    rich: false,
+    version: contentVersion(fallback[i]),
+  });
+  const model = createModel([0, 1, 2].map(item), fallback, {
+    send: (body) => {
+      sent.push(structuredClone(body));
+      return Promise.resolve({ status: 204, text: "", version: "v2" });
+    },
+  });
+  const { id, field } = listAddress({
+    collection: "pages",
+    key: "home",
+    field: "features",
+    locale: "de",
+  });
+  const f = model.add({
+    id,
+    collection: "pages",
+    key: "home",
+    field,
+    rich: false,
+    list: true,
+    version: contentVersion(fallback),
+  }, JSON.stringify(fallback));
+  const items = [0, 1, 2].map((i) => model.get(item(i).id));
+  // The first item is being typed in (its own field edited, as a restored
+  // draft would be) when the list becomes one field.
+  model.edit(item(0).id, "Schne");
+  let released = 0;
+  wholeList(model, {
+    id,
+    items,
+    shown: ["Schnell", "Small", "Safe"],
+    whole: false,
+    release: () => released++,
+  });
+  assert.equal(released, 1);
+  assert.equal(model.status().dirty, 1, "only the list");
+  assert.equal(f.base, JSON.stringify(fallback));
+  model.edit(id, JSON.stringify(["Schnell", "Klein", "Sicher"]));
+  await model.save();
+  assert.deepEqual(sent, [{
+    collection: "pages",
+    key: "home",
+    field: "features@de",
+    value: ["Schnell", "Klein", "Sicher"],
+    version: contentVersion(fallback),
+  }]);
+  assert.equal(model.status().dirty, 0);
 });

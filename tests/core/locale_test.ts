@@ -934,7 +934,7 @@ Deno.test("locales: hreflang alternates and Content-Language", async () => {
   assert.equal(en.res.headers.get("Content-Language"), null);
 });
 
-Deno.test("locales: a German list made between read and write is a conflict", async () => {
+Deno.test("locales: a German list made between read and write with another item is a conflict", async () => {
   // `get` answers from before another editor's save made the German list.
   class Stale extends MemoryContentStore {
     override get() {
@@ -956,6 +956,7 @@ Deno.test("locales: a German list made between read and write is a conflict", as
       field: "features.1",
       locale: "de",
       value: "Klein",
+      version: contentVersion("Small"),
     }),
   );
   assert.equal(res.status, 409);
@@ -966,4 +967,36 @@ Deno.test("locales: a German list made between read and write is a conflict", as
   });
   const record = await store.update("pages", "home", (r) => r);
   assert.deepEqual(record?.["features@de"], ["Eins", "Zwei"]);
+});
+
+Deno.test("locales: item saves sent side by side on a fallback list all go in", async () => {
+  // `get` answers from before the first item's save made the German list
+  // from the English one: the second item is written into that list.
+  class Stale extends MemoryContentStore {
+    override get() {
+      return Promise.resolve({ ...SEED } as Record<string, string | string[]>);
+    }
+  }
+  const store = new Stale({
+    "pages:home": { ...SEED, "features@de": ["Schnell", "Small"] },
+  });
+  const save = createSaveHandler({
+    authorize: () => ADA,
+    allowlist: content,
+    store,
+  });
+  const res = await save(
+    patch({
+      collection: "pages",
+      key: "home",
+      field: "features.1",
+      locale: "de",
+      value: "Klein",
+      version: contentVersion("Small"),
+    }),
+  );
+  assert.equal(res.status, 204);
+  const record = await store.update("pages", "home", (r) => r);
+  assert.deepEqual(record?.["features@de"], ["Schnell", "Klein"]);
+  assert.deepEqual(record?.features, ["Fast", "Small"]);
 });
