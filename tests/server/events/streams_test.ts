@@ -19,7 +19,11 @@ import { defineContent, list } from "../../../core/content.ts";
 import { contentVersion } from "../../../core/version.ts";
 import { serveGracefully } from "../../../server/ops/serve.ts";
 import type { CanEdit, Editor } from "../../../server/http/auth.ts";
-import { openEvents, type SseEvent } from "../../helpers/sse.ts";
+import {
+  openEvents,
+  type SseEvent,
+  type SseStream,
+} from "../../helpers/sse.ts";
 
 const EDITORS: Record<string, Editor> = {
   ada: { id: "ada", name: "Ada" },
@@ -132,6 +136,30 @@ async function startSite(
 }
 
 const data = (e: SseEvent) => JSON.parse(e.data);
+
+interface Entry {
+  stream: string;
+  name: string;
+  focus: string | null;
+  dirty: string[];
+}
+/** The entries a presence event carries (whole board or changes). */
+const entriesOf = (e: SseEvent): Entry[] => {
+  const d = data(e);
+  return [...d.editors ?? [], ...d.set ?? []];
+};
+/** The editors `s` knows of once it got `upTo`: presence events folded. */
+function seen(s: SseStream, upTo: SseEvent): Entry[] {
+  const board = new Map<string, Entry>();
+  for (const e of s.events.slice(0, s.events.indexOf(upTo) + 1)) {
+    if (e.event !== "presence") continue;
+    const d = data(e);
+    if (d.editors) board.clear();
+    for (const id of d.gone ?? []) board.delete(id);
+    for (const x of entriesOf(e)) board.set(x.stream, x);
+  }
+  return [...board.values()];
+}
 const savedOf = (field: string) => (e: SseEvent) =>
   e.event === "saved" && data(e).field === `pages:home:${field}`;
 
@@ -179,7 +207,7 @@ Deno.test("events: a field's value and focus go only to editors who may edit it"
     // Bob sees Ada arrive; then Ada focuses the secret field.
     await bob.next((e) =>
       e.event === "presence" &&
-      data(e).editors.some((x: { name: string }) => x.name === "Ada")
+      seen(bob, e).some((x) => x.name === "Ada")
     );
     const report = await fetch(`${site.url}/api/cms/events`, {
       method: "POST",
@@ -193,21 +221,19 @@ Deno.test("events: a field's value and focus go only to editors who may edit it"
     assert.equal(report.status, 204);
     const seenByAda = await ada.next((e) =>
       e.event === "presence" &&
-      data(e).editors.some((x: { focus: string }) =>
-        x.focus === "pages:home:secret"
-      )
+      seen(ada, e).some((x) => x.focus === "pages:home:secret")
     );
     assert.ok(seenByAda);
     // Bob's view of that change names no field.
     const n = bob.events.length;
     const bobView = await bob.next(
-      (e) => e.event === "presence" && data(e).editors.length === 2,
+      (e) => e.event === "presence" && seen(bob, e).length === 2,
       5000,
       0,
     );
     for (const e of [...bob.events.slice(n), bobView]) {
       if (e.event !== "presence") continue;
-      for (const x of data(e).editors) {
+      for (const x of entriesOf(e)) {
         assert.equal(x.focus, null);
         assert.deepEqual(x.dirty, []);
       }
@@ -264,29 +290,25 @@ Deno.test("events: presence appears, and leaves when a stream ends", async () =>
       `${site.url}/api/cms/events?page=/`,
       site.headers("ada"),
     );
-    await bob.next((e) =>
-      e.event === "presence" && data(e).editors.length === 2
-    );
+    await bob.next((e) => e.event === "presence" && seen(bob, e).length === 2);
     // Another page is another room.
     const other = await openEvents(
       `${site.url}/api/cms/events?page=/about`,
       site.headers("ada"),
     );
-    const otherView = data(
-      await other.next((e) => e.event === "presence"),
+    const otherView = await other.next((e) =>
+      e.event === "presence" && seen(other, e).length > 0
     );
-    assert.deepEqual(otherView.editors.map((x: { name: string }) => x.name), [
-      "Ada",
-    ]);
+    assert.deepEqual(seen(other, otherView).map((x) => x.name), ["Ada"]);
     const from = bob.events.length;
     ada.close();
     await ada.ended;
     const left = await bob.next(
-      (e) => e.event === "presence" && data(e).editors.length === 1,
+      (e) => e.event === "presence" && seen(bob, e).length === 1,
       5000,
       from,
     );
-    assert.equal(data(left).editors[0].name, "Bob");
+    assert.equal(seen(bob, left)[0].name, "Bob");
     other.close();
   } finally {
     bob.close();
@@ -431,7 +453,7 @@ Deno.test("events: a reader that stops reading is dropped, not buffered without 
     );
     // The stream is open once Bob sees two editors.
     await reader.next((e) =>
-      e.event === "presence" && data(e).editors.length === 2
+      e.event === "presence" && seen(reader, e).length === 2
     );
     const big = "x".repeat(200_000);
     let saves = 0;
@@ -689,7 +711,11 @@ Deno.test("events: heartbeats are comment lines, and presence stays while they g
     // no presence event says Ada left.
     const presence = ada.events.filter((e) => e.event === "presence");
     assert.ok(presence.length >= 1);
-    for (const e of presence) assert.equal(data(e).editors.length, 1);
+    for (const e of presence) {
+      assert.equal(data(e).gone?.length ?? 0, 0);
+      assert.ok(seen(ada, e).length <= 1);
+    }
+    assert.equal(seen(ada, presence.at(-1)!).length, 1);
   } finally {
     ada.close();
     await site.close();
