@@ -28,12 +28,13 @@ import {
   type BusMessage,
   type EventBus,
   MAX_BUS_MESSAGE_BYTES,
-  messageBytes,
   type PresenceMessage,
 } from "./bus.ts";
 import { allowlisted } from "./_access.ts";
 import type { Stream } from "./_registry.ts";
 import { byteSize, type ContentEvent } from "./_replay.ts";
+
+const utf8 = new TextEncoder();
 
 /** Longest name sent over the bus (keeps messages small). */
 const MAX_NAME = 100;
@@ -53,12 +54,13 @@ export function pack<M extends BusMessage>(
   fields: string[],
   make: (fields: string[]) => M,
 ): M[] {
-  const base = messageBytes(JSON.stringify(make([])));
+  const bytes = (value: unknown) => utf8.encode(JSON.stringify(value)).length;
+  const base = bytes(make([]));
   const lists: string[][] = [[]];
   let size = base;
   for (const field of fields) {
     // A field costs its JSON text and a comma.
-    const cost = messageBytes(JSON.stringify(field)) + 1;
+    const cost = bytes(field) + 1;
     if (base + cost > MAX_BUS_MESSAGE_BYTES) continue;
     if (size + cost > MAX_BUS_MESSAGE_BYTES) {
       lists.push([]);

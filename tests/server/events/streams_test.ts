@@ -721,3 +721,142 @@ Deno.test("events: heartbeats are comment lines, and presence stays while they g
     await site.close();
   }
 });
+
+Deno.test("events: presence changes go out as what changed, not the whole page", async () => {
+  const site = await startSite();
+  const url = `${site.url}/api/cms/events?page=/`;
+  const bob = await openEvents(url, site.headers("bob"));
+  const ada = await openEvents(url, site.headers("ada"));
+  try {
+    const first = await bob.next((e) => e.event === "presence");
+    assert.ok(Array.isArray(data(first).editors), "a whole board first");
+    await bob.next((e) => e.event === "presence" && seen(bob, e).length === 2);
+    const id = data(await ada.next((e) => e.event === "hello")).stream;
+    const from = bob.events.length;
+    const report = await fetch(`${site.url}/api/cms/events`, {
+      method: "POST",
+      headers: site.headers("ada"),
+      body: JSON.stringify({
+        stream: id,
+        focus: "pages:home:title",
+        dirty: [],
+      }),
+    });
+    assert.equal(report.status, 204);
+    const change = await bob.next(
+      (e) => e.event === "presence" && data(e).set?.length > 0,
+      5000,
+      from,
+    );
+    assert.deepEqual(data(change), {
+      set: [{
+        stream: id,
+        editor: "ada",
+        name: "Ada",
+        focus: "pages:home:title",
+        dirty: [],
+      }],
+      gone: [],
+    });
+    const before = bob.events.length;
+    ada.close();
+    await ada.ended;
+    const left = await bob.next(
+      (e) => e.event === "presence" && data(e).gone?.length > 0,
+      5000,
+      before,
+    );
+    assert.deepEqual(data(left), { set: [], gone: [id] });
+  } finally {
+    bob.close();
+    await site.close();
+  }
+});
+
+Deno.test("events: the per-session cap holds whatever else the request carries", async () => {
+  const site = await startSite({ maxStreamsPerSession: 2 });
+  const open: SseStream[] = [];
+  try {
+    const url = `${site.url}/api/cms/events?page=/`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const s = await openEvents(url, {
+        ...site.headers("ada"),
+        Cookie: `who=ada; extra${i}=${i}`,
+        Authorization: `Bearer ${i}`,
+      });
+      open.push(s);
+      statuses.push(s.res.status);
+    }
+    assert.deepEqual(statuses, [200, 200, 503, 503]);
+  } finally {
+    for (const s of open) s.close();
+    await site.close();
+  }
+});
+
+Deno.test("events: with a named session cookie, each session has its cap, and an editor's sessions together theirs", async () => {
+  const site = await startSite({
+    maxStreamsPerSession: 2,
+    maxStreamsPerEditor: 3,
+    sessionCookie: "sid",
+  });
+  const open: SseStream[] = [];
+  try {
+    const url = `${site.url}/api/cms/events?page=/`;
+    const as = async (sid: string) => {
+      const s = await openEvents(url, {
+        ...site.headers("ada"),
+        Cookie: `who=ada; sid=${sid}; junk=${open.length}`,
+      });
+      open.push(s);
+      return s.res.status;
+    };
+    assert.deepEqual([await as("1"), await as("1"), await as("1")], [
+      200,
+      200,
+      503,
+    ]);
+    // Another session of Ada's has its own two, but Ada has three in all.
+    assert.deepEqual([await as("2"), await as("2")], [200, 503]);
+  } finally {
+    for (const s of open) s.close();
+    await site.close();
+  }
+});
+
+Deno.test("events: a valid report too large for one bus message is accepted and reaches the other editors whole", async () => {
+  const site = await startSite();
+  // A long page path of 2-byte characters, and 32 long addresses: the
+  // report fits its 8 KiB body, the bus message would not (7,900 bytes).
+  const page = `/${"ä".repeat(500)}`;
+  const url = `${site.url}/api/cms/events?page=${encodeURIComponent(page)}`;
+  const bob = await openEvents(url, site.headers("bob"));
+  const ada = await openEvents(url, site.headers("ada"));
+  try {
+    const id = data(await ada.next((e) => e.event === "hello")).stream;
+    const dirty = Array.from(
+      { length: 32 },
+      (_, i) => `pages:${"鍵".repeat(70)}${i}:title`,
+    );
+    const body = JSON.stringify({ stream: id, focus: dirty[0], dirty });
+    assert.ok(new TextEncoder().encode(body).length <= 8192);
+    const report = await fetch(`${site.url}/api/cms/events`, {
+      method: "POST",
+      headers: site.headers("ada"),
+      body,
+    });
+    assert.equal(report.status, 204, await report.text());
+    const got = await bob.next((e) =>
+      e.event === "presence" &&
+      seen(bob, e).some((x) => x.name === "Ada" && x.dirty.length === 32)
+    );
+    const entry = seen(bob, got).find((x) => x.name === "Ada")!;
+    assert.deepEqual(entry.dirty, dirty);
+    assert.equal(entry.focus, dirty[0]);
+  } finally {
+    ada.close();
+    bob.close();
+    await site.close();
+  }
+});
