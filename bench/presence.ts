@@ -21,7 +21,7 @@ import { collectGarbage } from "./upload_memory.ts";
 import { EditorEvents } from "../server/events/mod.ts";
 import { MemoryContentStore } from "../server/store/mod.ts";
 
-const STREAMS = 1000;
+const STREAMS = Number(Deno.env.get("PRESENCE_STREAMS") ?? 1000);
 const WARM = 20;
 const ROUNDS = 5;
 const FIELDS = Array.from({ length: 34 }, (_, i) => `f${i}`);
@@ -91,7 +91,7 @@ async function measure(reading: boolean) {
     await conn.write(encoder.encode(
       `GET /api/cms/events?page=/ HTTP/1.1\r\nHost: 127.0.0.1:${server.addr.port}\r\nCookie: sid=${i}\r\nSec-Fetch-Site: same-origin\r\n\r\n`,
     ));
-    const buf = new Uint8Array(16384);
+    const buf = new Uint8Array(2048);
     const decoder = new TextDecoder();
     while (!c.head.includes("event: hello")) {
       const n = await conn.read(buf);

@@ -191,7 +191,7 @@ export class EditorEvents {
         Math.max(perSession, Math.floor(maxStreams / 10)),
       maxQueued,
     }, (gone) => this.#link.presence(gone, true).catch(() => {}));
-    this.#presenceBudget = Math.min(16 * 1024, maxQueued / 4);
+    this.#presenceBudget = Math.min(4 * 1024, maxQueued / 4);
     this.#board = new PresenceBoard((changed) =>
       void this.#queue(async () => {
         for (const [page, ids] of changed) await this.#sendChanges(page, ids);
