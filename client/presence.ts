@@ -24,7 +24,10 @@ export interface PresenceOptions {
 
 /** The presence state of one page. */
 export interface Presence {
-  /** Everybody else on the page (other streams; the same editor elsewhere too). */
+  /**
+   * Everybody else on the page (other streams; the same editor elsewhere
+   * too), kept from `presence` events: the whole board, then changes.
+   */
   readonly others: PresenceEntry[];
   /** Handles an event of the stream by name, with its parsed data. */
   receive(event: string, data: unknown): void;
@@ -103,8 +106,13 @@ export function createPresence(options: PresenceOptions): Presence {
         me = d.stream;
         // A new stream (a reconnect): tell it where we are.
         if (focused || unsaved.size) soon();
-      } else if (event === "presence" && Array.isArray(d.editors)) {
-        others = (d.editors as PresenceEntry[]).filter((e) => e.stream !== me);
+      } else if (event === "presence") {
+        // The whole board (`editors`), or what changed (`set`, `gone`).
+        const set = (d.editors ?? d.set ?? []) as PresenceEntry[];
+        const drop = new Set(d.gone as string[] ?? []);
+        for (const e of set) drop.add(e.stream);
+        others = (d.editors ? [] : others).filter((e) => !drop.has(e.stream))
+          .concat(set.filter((e) => e.stream !== me));
         options.changed();
       }
     },

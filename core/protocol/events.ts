@@ -50,7 +50,8 @@ export interface PresenceEntry {
 /**
  * The data of an event of the stream, by event name:
  * - `hello`: `{ stream }`, this stream's id (for presence reports);
- * - `presence`: `{ editors }`, everybody on the page, this stream included;
+ * - `presence`: `{ editors }`, everybody on the page, this stream included,
+ *   first; then `{ set, gone }`, the editors who came, changed or left;
  * - `saved`: a field the listener may edit was saved or restored;
  * - `published`: drafts went live (draft mode), fields the listener may edit;
  * - `drafts`: the drafted fields the listener may edit, after a change;
@@ -80,10 +81,20 @@ export interface SavedEventData {
   by: string;
 }
 
-/** The data of a `presence` event. */
+/**
+ * The data of a `presence` event: the whole board (`editors`, first and
+ * after a reader fell behind), or what changed since (`set`, `gone`).
+ */
 export interface PresenceEventData {
-  /** Everybody on the page, this stream included. */
-  editors: PresenceEntry[];
+  /**
+   * Everybody on the page, this stream included (at most 100: those with a
+   * focus or unsaved fields first; the rest arrive as they change).
+   */
+  editors?: PresenceEntry[];
+  /** Editors who came or changed: replace the entry of their stream. */
+  set?: PresenceEntry[];
+  /** Streams that left. */
+  gone?: string[];
 }
 
 /** The data of a `published` event. */

@@ -24,15 +24,53 @@ import type {
   PublishMode,
   ScheduleFiring,
 } from "../store/mod.ts";
-import type { BusMessage, EventBus, PresenceMessage } from "./bus.ts";
+import {
+  type BusMessage,
+  type EventBus,
+  MAX_BUS_MESSAGE_BYTES,
+  type PresenceMessage,
+} from "./bus.ts";
 import { allowlisted } from "./_access.ts";
 import type { Stream } from "./_registry.ts";
 import { byteSize, type ContentEvent } from "./_replay.ts";
 
+const utf8 = new TextEncoder();
+
 /** Longest name sent over the bus (keeps messages small). */
 const MAX_NAME = 100;
-/** Most field addresses in one message (keeps `NOTIFY` payloads small). */
-const CHUNK = 20;
+/**
+ * `fields` split into as few lists as fit, each with `make` around it, in
+ * one bus message ({@linkcode MAX_BUS_MESSAGE_BYTES}); at least one list
+ * (maybe empty). A field too long for any message (addresses are far
+ * shorter) is left out rather than refused.
+ *
+ * @example
+ * ```ts
+ * import { pack } from "./_bus_io.ts";
+ * pack(["pages:home:title"], (fields) => ({ type: "published", fields, by: "Ada" }));
+ * ```
+ */
+export function pack<M extends BusMessage>(
+  fields: string[],
+  make: (fields: string[]) => M,
+): M[] {
+  const bytes = (value: unknown) => utf8.encode(JSON.stringify(value)).length;
+  const base = bytes(make([]));
+  const lists: string[][] = [[]];
+  let size = base;
+  for (const field of fields) {
+    // A field costs its JSON text and a comma.
+    const cost = bytes(field) + 1;
+    if (base + cost > MAX_BUS_MESSAGE_BYTES) continue;
+    if (size + cost > MAX_BUS_MESSAGE_BYTES) {
+      lists.push([]);
+      size = base;
+    }
+    lists[lists.length - 1].push(field);
+    size += cost;
+  }
+  return lists.map(make);
+}
 
 /**
  * One instance's link to the bus: publishes what happened here, and
@@ -80,30 +118,27 @@ export class BusLink {
     }).catch((err) => console.error("cms: event not sent", err));
   }
 
-  /** Announces drafts that went live, {@linkcode CHUNK} addresses a message. */
+  /** Announces drafts that went live, in as many messages as they take. */
   async published(published: Draft[], editor: Editor): Promise<void> {
-    const fields = published.map(storedAddress);
-    for (let i = 0; i < fields.length; i += CHUNK) {
-      await this.#bus.publish({
-        type: "published",
-        fields: fields.slice(i, i + CHUNK),
-        by: clip(editor.name),
-      });
-    }
+    if (!published.length) return;
+    const by = clip(editor.name);
+    const messages = pack(
+      published.map(storedAddress),
+      (fields) => ({ type: "published" as const, fields, by }),
+    );
+    for (const message of messages) await this.#bus.publish(message);
   }
 
   /** Announces a schedule's firing (one message even without fields). */
   async schedule(firing: ScheduleFiring): Promise<void> {
     const { schedule, failed } = firing;
-    const fields = schedule.fields.map(storedAddress);
-    for (let i = 0; i < Math.max(fields.length, 1); i += CHUNK) {
-      await this.#bus.publish({
-        type: "schedule",
-        id: schedule.id,
-        fields: fields.slice(i, i + CHUNK),
-        failed: !!failed,
-      });
-    }
+    const messages = pack(schedule.fields.map(storedAddress), (fields) => ({
+      type: "schedule" as const,
+      id: clip(schedule.id),
+      fields,
+      failed: !!failed,
+    }));
+    for (const message of messages) await this.#bus.publish(message);
   }
 
   /** Announces that the set of drafts changed. */
@@ -111,19 +146,33 @@ export class BusLink {
     await this.#bus.publish({ type: "drafts" });
   }
 
-  /** Announces a stream's presence (or, with `gone`, its end). */
+  /**
+   * Announces a stream's presence (or, with `gone`, its end): one message,
+   * or several in order when its unsaved fields do not fit one.
+   */
   async presence(stream: Stream, gone = false): Promise<void> {
     const { editor } = stream;
-    await this.#bus.publish({
-      type: "presence",
-      stream: stream.id,
-      page: stream.page,
-      editor: clip(String(editor.id ?? editor.name)),
-      name: clip(editor.name),
-      focus: stream.focus,
-      dirty: stream.dirty,
-      ...(gone ? { gone } : {}),
-    });
+    const messages = pack(
+      gone ? [] : stream.dirty,
+      (dirty): PresenceMessage => ({
+        type: "presence",
+        stream: stream.id,
+        page: stream.page,
+        editor: clip(String(editor.id ?? editor.name)),
+        name: clip(editor.name),
+        focus: stream.focus,
+        dirty,
+        ...(gone ? { gone } : {}),
+        parts: 99,
+        part: 99,
+      }),
+    );
+    const parts = messages.length;
+    for (const [part, message] of messages.entries()) {
+      if (parts === 1) delete message.parts, delete message.part;
+      else Object.assign(message, { parts, part });
+      await this.#bus.publish(message);
+    }
   }
 }
 

@@ -2,8 +2,9 @@
  * The presence board of the editor event stream: which editors are on
  * which page (this instance's streams and other instances', as the bus
  * reports them), what they focus and what they changed without saving;
- * changes within {@linkcode PRESENCE_MS} go out as one update, and an entry
- * not refreshed in time is gone.
+ * the streams that changed within {@linkcode PRESENCE_MS} go out as one
+ * update (what changed, not the whole page), and an entry not refreshed in
+ * time is gone.
  *
  * @module
  */
@@ -19,15 +20,19 @@ interface Seen {
   seen: number;
 }
 
+/** Most editors listed in a full board (those active first). */
+export const MAX_BOARD = 100;
+
 /**
- * Page → stream id → presence: updated from bus messages, gathered into one
- * update per page and {@linkcode PRESENCE_MS} (200 editors arriving at once
- * would otherwise send 200 lists of up to 200 editors to each of them).
+ * Page → stream id → presence: updated from bus messages; the streams that
+ * changed are gathered per page over {@linkcode PRESENCE_MS} and flushed as
+ * their ids (200 editors arriving at once make one update of 200 entries,
+ * not 200 updates).
  *
  * @example
  * ```ts
  * import { PresenceBoard } from "./_presence.ts";
- * const board = new PresenceBoard((pages) => console.log("changed", pages));
+ * const board = new PresenceBoard((changed) => console.log("changed", changed));
  * board.receive({
  *   type: "presence", stream: "s1", page: "/", editor: "ada", name: "Ada",
  *   focus: null, dirty: [],
@@ -36,23 +41,29 @@ interface Seen {
  * ```
  */
 export class PresenceBoard {
-  readonly #flush: (pages: string[]) => void;
+  readonly #flush: (changed: Map<string, Set<string>>) => void;
   readonly #pages = new Map<string, Map<string, Seen>>();
-  /** Pages whose presence changed and is not sent yet. */
-  readonly #pending = new Set<string>();
+  /** Page → the streams whose presence changed and is not sent yet. */
+  #pending = new Map<string, Set<string>>();
+  /** Reports of several parts, gathered until the last part. */
+  readonly #parts = new Map<string, PresenceMessage>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
 
-  /** A board; `flush` gets the pages whose editors changed, gathered. */
-  constructor(flush: (pages: string[]) => void) {
+  /** A board; `flush` gets page → ids of the streams that changed. */
+  constructor(flush: (changed: Map<string, Set<string>>) => void) {
     this.#flush = flush;
   }
 
   /** Records a presence message; a change is sent soon, a refresh is not. */
   receive(message: PresenceMessage): void {
+    const whole = this.#assemble(message);
+    if (!whole) return;
+    message = whole;
     let page = this.#pages.get(message.page);
-    if (message.gone) page?.delete(message.stream);
-    else {
+    if (message.gone) {
+      if (!page?.delete(message.stream)) return;
+    } else {
       if (!page) this.#pages.set(message.page, page = new Map());
       const known = page.get(message.stream);
       page.set(message.stream, { message, seen: performance.now() });
@@ -60,26 +71,56 @@ export class PresenceBoard {
       if (known && samePresence(known.message, message)) return;
     }
     if (page?.size === 0) this.#pages.delete(message.page);
-    this.#changed(message.page);
+    this.#changed(message.page, message.stream);
   }
 
-  /** The presence messages of `page` now. */
+  /** The presence of stream `id` on `page`, if it is there. */
+  get(page: string, id: string): PresenceMessage | undefined {
+    return this.#pages.get(page)?.get(id)?.message;
+  }
+
+  /**
+   * The presence messages of `page` now: at most {@linkcode MAX_BOARD},
+   * those with a focus or unsaved fields first.
+   */
   entries(page: string): PresenceMessage[] {
-    return [...(this.#pages.get(page)?.values() ?? [])].map((e) => e.message);
+    const all = [...(this.#pages.get(page)?.values() ?? [])].map((e) =>
+      e.message
+    );
+    if (all.length <= MAX_BOARD) return all;
+    const active = (m: PresenceMessage) => m.focus !== null || m.dirty.length;
+    return [...all.filter(active), ...all.filter((m) => !active(m))]
+      .slice(0, MAX_BOARD);
+  }
+
+  /** A report whole: itself, or its parts joined once the last arrived. */
+  #assemble(message: PresenceMessage): PresenceMessage | undefined {
+    const { parts = 1, part = 0 } = message;
+    if (parts === 1) {
+      this.#parts.delete(message.stream);
+      return message;
+    }
+    const { parts: _, part: __, ...rest } = message;
+    const known = this.#parts.get(message.stream);
+    if (part === 0) this.#parts.set(message.stream, rest);
+    else if (known) known.dirty = [...known.dirty, ...message.dirty];
+    else return undefined;
+    if (part < parts - 1) return undefined;
+    const whole = this.#parts.get(message.stream);
+    this.#parts.delete(message.stream);
+    return whole;
   }
 
   /** Forgets presence last seen more than `maxAgeMs` before `now`. */
   expire(now: number, maxAgeMs: number): void {
     for (const [page, entries] of this.#pages) {
-      let changed = false;
       for (const [id, entry] of entries) {
         if (now - entry.seen > maxAgeMs) {
           entries.delete(id);
-          changed = true;
+          this.#changed(page, id);
         }
       }
       if (entries.size === 0) this.#pages.delete(page);
-      if (changed) this.#changed(page);
     }
   }
 
@@ -90,16 +131,19 @@ export class PresenceBoard {
     this.#pending.clear();
   }
 
-  /** Marks `page` changed; the first change starts the gathering timer. */
-  #changed(page: string): void {
-    if (this.#pending.size === 0 && !this.#closed) {
+  /** Marks stream `id` of `page` changed; the first starts the timer. */
+  #changed(page: string, id: string): void {
+    if (this.#closed) return;
+    if (this.#pending.size === 0) {
       this.#timer = setTimeout(() => {
-        const pages = [...this.#pending];
-        this.#pending.clear();
-        this.#flush(pages);
+        const changed = this.#pending;
+        this.#pending = new Map();
+        this.#flush(changed);
       }, PRESENCE_MS);
     }
-    this.#pending.add(page);
+    let ids = this.#pending.get(page);
+    if (!ids) this.#pending.set(page, ids = new Set());
+    ids.add(id);
   }
 }
 

@@ -24,6 +24,8 @@ export interface Stream {
   readonly page: string;
   /** The session it counts against. */
   readonly session: string;
+  /** The editor identity it counts against (every session of theirs). */
+  readonly who: string;
   /** The editor who opened it. */
   readonly editor: Editor;
   /** The request that opened it (for `canEdit` and `authorize`). */
@@ -38,6 +40,13 @@ export interface Stream {
   dirty: string[];
   /** Whether it ended. */
   closed: boolean;
+  /**
+   * Whether presence changes were held back while its reader was behind:
+   * it gets the whole board again once it caught up.
+   */
+  stale: boolean;
+  /** `canEdit`'s answers for presence fields, until the next heartbeat. */
+  allowed?: Map<string, boolean>;
 }
 
 /** The caps of a {@linkcode StreamRegistry}. */
@@ -46,6 +55,8 @@ export interface RegistryLimits {
   maxStreams: number;
   /** Open streams per session. */
   perSession: number;
+  /** Open streams per editor, all their sessions together. */
+  perEditor: number;
   /** Bytes a stream may have queued for a slow reader. */
   maxQueued: number;
 }
@@ -53,7 +64,7 @@ export interface RegistryLimits {
 /** What a stream is opened for. */
 export type StreamInit = Pick<
   Stream,
-  "page" | "session" | "editor" | "req" | "call"
+  "page" | "session" | "who" | "editor" | "req" | "call"
 >;
 
 /** Streams open in this process, every {@linkcode StreamRegistry} together. */
@@ -67,10 +78,10 @@ let processStreams = 0;
  * ```ts
  * import { StreamRegistry } from "./_registry.ts";
  * const registry = new StreamRegistry(
- *   { maxStreams: 10, perSession: 2, maxQueued: 65536 },
+ *   { maxStreams: 10, perSession: 2, perEditor: 4, maxQueued: 65536 },
  *   (gone) => console.log("ended", gone.id),
  * );
- * registry.admit("session-1");
+ * registry.admit("session-1", "ada");
  * ```
  */
 export class StreamRegistry {
@@ -78,6 +89,9 @@ export class StreamRegistry {
   readonly #onEnd: (stream: Stream) => void;
   readonly #streams = new Map<string, Stream>();
   readonly #sessions = new Map<string, number>();
+  readonly #editors = new Map<string, number>();
+  /** Page → its listed streams. */
+  readonly #pages = new Map<string, Stream[]>();
   #dropped = 0;
 
   /** A registry with `limits`; `onEnd` runs once for each stream that ends. */
@@ -96,8 +110,11 @@ export class StreamRegistry {
     return this.#dropped;
   }
 
-  /** Throws a 503 when the process or `session` holds its most streams. */
-  admit(session: string): void {
+  /**
+   * Throws a 503 when the process, `session` or the editor `who` holds its
+   * most streams.
+   */
+  admit(session: string, who: string): void {
     const retryAfter = { "Retry-After": "5" };
     if (processStreams >= this.#limits.maxStreams) {
       throw new HttpError(
@@ -113,6 +130,18 @@ export class StreamRegistry {
         retryAfter,
       );
     }
+    if ((this.#editors.get(who) ?? 0) >= this.#limits.perEditor) {
+      throw new HttpError(
+        Status.ServiceUnavailable,
+        "Too many event streams for this editor",
+        retryAfter,
+      );
+    }
+  }
+
+  /** Bytes queued on `stream` that its reader has not taken yet. */
+  queued(stream: Stream): number {
+    return this.#limits.maxQueued - (stream.controller.desiredSize ?? 0);
   }
 
   /**
@@ -131,6 +160,7 @@ export class StreamRegistry {
           focus: null,
           dirty: [],
           closed: false,
+          stale: false,
         };
       },
       cancel: () => this.end(stream),
@@ -139,14 +169,17 @@ export class StreamRegistry {
       size: (chunk) => chunk.byteLength,
     });
     processStreams++;
-    const { session } = init;
-    this.#sessions.set(session, (this.#sessions.get(session) ?? 0) + 1);
+    count(this.#sessions, init.session, 1);
+    count(this.#editors, init.who, 1);
     return { stream, body };
   }
 
   /** Lists `stream`: it gets events from now on. */
   list(stream: Stream): void {
     this.#streams.set(stream.id, stream);
+    let page = this.#pages.get(stream.page);
+    if (!page) this.#pages.set(stream.page, page = []);
+    page.push(stream);
   }
 
   /** The listed stream `id`, if any. */
@@ -161,7 +194,7 @@ export class StreamRegistry {
 
   /** The listed streams of `page`. */
   onPage(page: string): Stream[] {
-    return this.all().filter((s) => s.page === page);
+    return (this.#pages.get(page) ?? []).slice();
   }
 
   /** Queues `chunk` on `stream`; a reader that fell behind is dropped. */
@@ -191,10 +224,13 @@ export class StreamRegistry {
     }
     stream.closed = true;
     processStreams--;
-    this.#streams.delete(stream.id);
-    const left = (this.#sessions.get(stream.session) ?? 1) - 1;
-    if (left > 0) this.#sessions.set(stream.session, left);
-    else this.#sessions.delete(stream.session);
+    if (this.#streams.delete(stream.id)) {
+      const page = this.#pages.get(stream.page)!;
+      page.splice(page.indexOf(stream), 1);
+      if (!page.length) this.#pages.delete(stream.page);
+    }
+    count(this.#sessions, stream.session, -1);
+    count(this.#editors, stream.who, -1);
     this.#onEnd(stream);
   }
 
@@ -207,9 +243,32 @@ export class StreamRegistry {
   }
 }
 
+/** Adds `by` to the count of `key` (a count of 0 is forgotten). */
+function count(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
+
 /**
- * The default session key: a digest of the request's credentials (its
- * `Cookie` and `Authorization` headers) and the editor.
+ * The identity of an editor: their `id`, else their name.
+ *
+ * @example
+ * ```ts
+ * import { editorKey } from "./_registry.ts";
+ * editorKey({ id: 7, name: "Ada" }); // "7"
+ * ```
+ */
+export function editorKey(editor: Editor): string {
+  return String(editor.id ?? editor.name);
+}
+
+/**
+ * The default session key of a request, from what cannot be varied by the
+ * client at will: the `session` the host's `authorize` returned with the
+ * editor (a string or number), else the value of the host's session cookie
+ * `cookie` (when named), else the editor's identity (all their sessions
+ * together). A digest, so no credential is kept.
  *
  * @example
  * ```ts
@@ -220,10 +279,27 @@ export class StreamRegistry {
 export async function defaultSession(
   req: Request,
   editor: Editor,
+  cookie?: string,
 ): Promise<string> {
-  const text = `${req.headers.get("Cookie") ?? ""}\n${
-    req.headers.get("Authorization") ?? ""
-  }\n${String(editor.id ?? editor.name)}`;
+  const { session } = editor;
+  let text = `editor\n${editorKey(editor)}`;
+  if (typeof session === "string" || typeof session === "number") {
+    text = `session\n${session}`;
+  } else if (cookie) {
+    const value = cookieValue(req, cookie);
+    if (value !== undefined) text = `cookie\n${value}`;
+  }
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(text));
   return hex(new Uint8Array(digest, 0, 12));
+}
+
+/** The value of cookie `name` of `req` (the first, as browsers send it). */
+function cookieValue(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.get("Cookie") ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === name) {
+      return part.slice(at + 1).trim();
+    }
+  }
+  return undefined;
 }

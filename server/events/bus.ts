@@ -73,6 +73,14 @@ export interface PresenceMessage {
   dirty: string[];
   /** `true` when the stream ended. */
   gone?: boolean;
+  /**
+   * A report too large for one message comes in `parts` messages (default
+   * 1), in order, numbered by `part` from 0; the later parts carry more
+   * `dirty` fields, and the report counts once all parts arrived.
+   */
+  parts?: number;
+  /** This message's place among `parts` (default 0). */
+  part?: number;
 }
 
 /** What travels on an {@linkcode EventBus}. */
@@ -104,7 +112,10 @@ export const MAX_BUS_MESSAGE_BYTES = 7900;
  * ```
  */
 export interface EventBus {
-  /** Sends one message (its JSON must fit {@linkcode MAX_BUS_MESSAGE_BYTES}). */
+  /**
+   * Sends one message; rejects (never throws) when its JSON exceeds
+   * {@linkcode MAX_BUS_MESSAGE_BYTES}.
+   */
   publish(message: BusMessage): Promise<void>;
   /** Delivers every message to `listener` until the returned function runs. */
   subscribe(listener: (message: BusMessage) => void): Promise<() => void>;
@@ -125,13 +136,16 @@ export interface EventBus {
 export class MemoryEventBus implements EventBus {
   readonly #listeners = new Set<(message: BusMessage) => void>();
 
-  /** Delivers `message` to every subscriber (a copy, as a remote bus would). */
-  publish(message: BusMessage): Promise<void> {
+  /**
+   * Delivers `message` to every subscriber (a copy, as a remote bus would);
+   * rejects, as a remote bus does, when it is too large.
+   */
+  async publish(message: BusMessage): Promise<void> {
     const text = encodeMessage(message);
+    await null;
     queueMicrotask(() => {
       for (const listener of this.#listeners) listener(JSON.parse(text));
     });
-    return Promise.resolve();
   }
 
   /** Adds `listener`; the returned function removes it. */
@@ -153,14 +167,27 @@ export class MemoryEventBus implements EventBus {
  */
 export function encodeMessage(message: BusMessage): string {
   const text = JSON.stringify(message);
-  // A UTF-16 unit is at most 3 UTF-8 bytes: measure only when it may matter.
-  if (
-    text.length * 3 > MAX_BUS_MESSAGE_BYTES &&
-    new TextEncoder().encode(text).length > MAX_BUS_MESSAGE_BYTES
-  ) {
+  if (messageBytes(text) > MAX_BUS_MESSAGE_BYTES) {
     throw new RangeError("bus message too large");
   }
   return text;
+}
+
+/**
+ * The UTF-8 size of a message's JSON text (its length in UTF-16 units when
+ * even three bytes each would fit {@linkcode MAX_BUS_MESSAGE_BYTES}).
+ *
+ * @example
+ * ```ts
+ * import { messageBytes } from "./bus.ts";
+ * messageBytes('{"type":"drafts"}'); // 17
+ * ```
+ */
+export function messageBytes(text: string): number {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: measure only when it may matter.
+  return text.length * 3 > MAX_BUS_MESSAGE_BYTES
+    ? new TextEncoder().encode(text).length
+    : text.length;
 }
 
 /**

@@ -6,8 +6,10 @@
  * endpoint's rules (method, Host, origin, session); visitors get 403.
  *
  * Events (data is JSON, see the event types in `core/protocol/events.ts`):
- * - `hello` `{stream}` first, then `presence` `{editors}` whenever the page's
- *   editors, their focus or their unsaved fields change;
+ * - `hello` `{stream}` first, then `presence` `{editors}` (the page's editors
+ *   now), then `presence` `{set, gone}` whenever editors come, leave, or
+ *   change their focus or unsaved fields (only those; a reader who fell
+ *   behind gets `{editors}` again once it caught up);
  * - `saved` `{field, value, version, by}` (with an `id:`) when a field was
  *   saved or restored, only to editors whom `canEdit` allows that field;
  * - `published` `{fields, by}` and `drafts` `{fields}` in draft mode (a
@@ -55,12 +57,19 @@ import type {
   PublishMode,
   ScheduleFiring,
 } from "../store/mod.ts";
-import { may } from "./_access.ts";
+import { allowlisted, may } from "./_access.ts";
 import { BusLink, contentEvents } from "./_bus_io.ts";
 import { encoder, frame } from "./_frame.ts";
 import { Heartbeat, HEARTBEAT_LINE } from "./_heartbeat.ts";
-import { PresenceBoard, visibleEditors } from "./_presence.ts";
-import { defaultSession, type Stream, StreamRegistry } from "./_registry.ts";
+import { PresenceBoard } from "./_presence.ts";
+import {
+  defaultSession,
+  editorKey,
+  type Stream,
+  StreamRegistry,
+} from "./_registry.ts";
+import type { PresenceEntry } from "../../core/protocol/mod.ts";
+import type { PresenceMessage } from "./bus.ts";
 import { type Buffered, type ContentEvent, ReplayBuffer } from "./_replay.ts";
 
 /** Options of {@linkcode EditorEvents}. */
@@ -83,6 +92,16 @@ export interface EditorEventsOptions extends OriginOptions {
   maxStreams?: number;
   /** Open streams per session (→ 503). Default 8. */
   maxStreamsPerSession?: number;
+  /**
+   * Open streams per editor, all their sessions together (→ 503). Default:
+   * a tenth of `maxStreams`, at least `maxStreamsPerSession`.
+   */
+  maxStreamsPerEditor?: number;
+  /**
+   * The name of the host's session cookie: the session of a stream is its
+   * value (when `authorize` returns no `session` with the editor).
+   */
+  sessionCookie?: string;
   /** Bytes a stream may have queued for a slow reader before it is dropped. Default 256 KiB. */
   maxQueuedBytes?: number;
   /** Content events kept for `Last-Event-ID` reconnects. Default 256. */
@@ -93,7 +112,8 @@ export interface EditorEventsOptions extends OriginOptions {
   retryMs?: number;
   /**
    * The session a request belongs to, for `maxStreamsPerSession`. Default:
-   * a SHA-256 of its `Cookie` and `Authorization` headers.
+   * the editor's `session` as `authorize` returned it, else the
+   * `sessionCookie`, else the editor's id (every session of theirs).
    */
   sessionOf?: (req: Request, editor: Editor) => string | Promise<string>;
 }
@@ -110,6 +130,13 @@ export interface EditorEventsStats {
 const MAX_PAGE_LENGTH = 512;
 /** Most unsaved fields one presence report may name. */
 const MAX_DIRTY = 32;
+/** Streams written to between two yields to the event loop. */
+const SLICE = 64;
+/** Most `canEdit` answers kept per stream between two heartbeats. */
+const MAX_ALLOWED = 512;
+
+/** Lets timers and other requests run (a long fan-out yields now and then). */
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * The editor event stream of one site: {@linkcode EditorEvents.handler}
@@ -146,20 +173,28 @@ export class EditorEvents {
   #ready: Promise<void> | null = null;
   #offDrain: (() => void) | null = null;
   #closed = false;
+  /** Bytes a stream may have queued and still get presence changes. */
+  readonly #presenceBudget: number;
 
   /** A hub over `options.bus` (default: in-process). */
   constructor(options: EditorEventsOptions) {
     this.#options = options;
     this.#link = new BusLink(options.bus ?? new MemoryEventBus());
     const heartbeatMs = options.heartbeatMs ?? 15_000;
+    const maxStreams = options.maxStreams ?? 1000;
+    const perSession = options.maxStreamsPerSession ?? 8;
+    const maxQueued = options.maxQueuedBytes ?? 256 * 1024;
     this.#registry = new StreamRegistry({
-      maxStreams: options.maxStreams ?? 1000,
-      perSession: options.maxStreamsPerSession ?? 8,
-      maxQueued: options.maxQueuedBytes ?? 256 * 1024,
+      maxStreams,
+      perSession,
+      perEditor: options.maxStreamsPerEditor ??
+        Math.max(perSession, Math.floor(maxStreams / 10)),
+      maxQueued,
     }, (gone) => this.#link.presence(gone, true).catch(() => {}));
-    this.#board = new PresenceBoard((pages) =>
+    this.#presenceBudget = Math.min(4 * 1024, maxQueued / 4);
+    this.#board = new PresenceBoard((changed) =>
       void this.#queue(async () => {
-        for (const page of pages) await this.#sendPresence(page);
+        for (const [page, ids] of changed) await this.#sendChanges(page, ids);
       })
     );
     this.#replay = new ReplayBuffer(options);
@@ -276,15 +311,14 @@ export class EditorEvents {
     call: EndpointCall | undefined,
   ): Promise<Response> {
     const page = pageOf(req);
-    const session = await (this.#options.sessionOf ?? defaultSession)(
-      req,
-      editor,
-    );
-    this.#registry.admit(session);
+    const session = await this.#sessionOf(req, editor);
+    const who = editorKey(editor);
+    this.#registry.admit(session, who);
     const lastId = req.headers.get("Last-Event-ID");
     const { stream, body } = this.#registry.open({
       page,
       session,
+      who,
       editor,
       req,
       call,
@@ -296,6 +330,7 @@ export class EditorEvents {
     await this.#queue(async () => {
       if (stream.closed) return;
       this.#registry.list(stream);
+      await this.#sendBoard(stream);
       if (lastId !== null) await this.#replayTo(stream, lastId);
     });
     await this.#link.presence(stream);
@@ -317,10 +352,7 @@ export class EditorEvents {
     const data = await readJsonObject(req, 8192);
     const { stream: id, focus, dirty } = data as Partial<PresenceBody>;
     const stream = typeof id === "string" ? this.#registry.get(id) : undefined;
-    const session = await (this.#options.sessionOf ?? defaultSession)(
-      req,
-      editor,
-    );
+    const session = await this.#sessionOf(req, editor);
     if (!stream || stream.closed || stream.session !== session) {
       throw new HttpError(404, "Unknown stream");
     }
@@ -343,6 +375,14 @@ export class EditorEvents {
     return new Response(null, { status: Status.NoContent });
   }
 
+  /** The session of a request, for the caps and presence reports. */
+  async #sessionOf(req: Request, editor: Editor): Promise<string> {
+    const { sessionOf, sessionCookie } = this.#options;
+    return sessionOf
+      ? await sessionOf(req, editor)
+      : await defaultSession(req, editor, sessionCookie);
+  }
+
   /** Builds and sends what a bus message means to this instance's streams. */
   async #receive(message: BusMessage): Promise<void> {
     if (message.type === "presence") return this.#board.receive(message);
@@ -354,9 +394,13 @@ export class EditorEvents {
   /** Keeps a content event for reconnects and sends it to who may see it. */
   async #emit(event: ContentEvent): Promise<void> {
     const kept = this.#replay.push(event);
-    await Promise.all(
-      this.#registry.all().map((s) => this.#deliver(s, kept)),
-    );
+    const streams = this.#registry.all();
+    for (let i = 0; i < streams.length; i += SLICE) {
+      if (i) await tick();
+      await Promise.all(
+        streams.slice(i, i + SLICE).map((s) => this.#deliver(s, kept)),
+      );
+    }
   }
 
   /** Sends one content event to `stream`, filtered by `canEdit`. */
@@ -392,20 +436,89 @@ export class EditorEvents {
     for (const event of missed) await this.#deliver(stream, event);
   }
 
-  /** Sends the page's editors to each of its streams here. */
-  async #sendPresence(page: string): Promise<void> {
-    const entries = this.#board.entries(page);
-    await Promise.all(
-      this.#registry.onPage(page).map(async (stream) => {
-        const editors = await visibleEditors(
-          entries,
-          (f) => may(this.#options, stream, f),
-        );
-        if (!stream.closed) {
-          this.#registry.write(stream, frame("presence", { editors }));
-        }
-      }),
-    );
+  /** Whether `stream` may see presence field `field` (answers kept a while). */
+  async #sees(stream: Stream, field: string): Promise<boolean> {
+    if (!this.#options.canEdit) {
+      return allowlisted(this.#options.allowlist, field);
+    }
+    let known = stream.allowed?.get(field);
+    if (known === undefined) {
+      known = await may(this.#options, stream, field);
+      stream.allowed ??= new Map();
+      if (stream.allowed.size >= MAX_ALLOWED) stream.allowed.clear();
+      stream.allowed.set(field, known);
+    }
+    return known;
+  }
+
+  /** A presence message as `stream` sees it (only fields it may edit). */
+  async #entry(stream: Stream, m: PresenceMessage): Promise<PresenceEntry> {
+    const dirty: string[] = [];
+    for (const f of m.dirty) if (await this.#sees(stream, f)) dirty.push(f);
+    const focus = m.focus !== null && await this.#sees(stream, m.focus)
+      ? m.focus
+      : null;
+    return { stream: m.stream, editor: m.editor, name: m.name, focus, dirty };
+  }
+
+  /**
+   * Writes a presence frame to `stream` unless its reader is behind: then
+   * it is marked stale and gets the whole board once it caught up.
+   */
+  #writePresence(stream: Stream, chunk: string | Uint8Array): void {
+    if (this.#registry.queued(stream) > this.#presenceBudget) {
+      stream.stale = true;
+    } else this.#registry.write(stream, chunk);
+  }
+
+  /** Sends `stream` the whole board of its page (`presence {editors}`). */
+  async #sendBoard(stream: Stream): Promise<void> {
+    if (this.#registry.queued(stream) > this.#presenceBudget) {
+      stream.stale = true;
+      return;
+    }
+    stream.stale = false;
+    const editors: PresenceEntry[] = [];
+    for (const m of this.#board.entries(stream.page)) {
+      editors.push(await this.#entry(stream, m));
+    }
+    if (!stream.closed) {
+      this.#registry.write(stream, frame("presence", { editors }));
+    }
+  }
+
+  /**
+   * Sends the streams of `page` here what changed: `presence {set, gone}`
+   * with the entries of the streams `ids` (or their ids, when gone); one
+   * encoding for all when no `canEdit` rule makes views differ.
+   */
+  async #sendChanges(page: string, ids: Set<string>): Promise<void> {
+    const changed: PresenceMessage[] = [], gone: string[] = [];
+    for (const id of ids) {
+      const m = this.#board.get(page, id);
+      if (m) changed.push(m);
+      else gone.push(id);
+    }
+    const streams = this.#registry.onPage(page);
+    let shared: Uint8Array | undefined;
+    for (let i = 0; i < streams.length; i++) {
+      if (i && i % SLICE === 0) await tick();
+      const stream = streams[i];
+      if (stream.closed) continue;
+      if (stream.stale) {
+        await this.#sendBoard(stream);
+        continue;
+      }
+      if (shared) {
+        this.#writePresence(stream, shared);
+        continue;
+      }
+      const set: PresenceEntry[] = [];
+      for (const m of changed) set.push(await this.#entry(stream, m));
+      const bytes = encoder.encode(frame("presence", { set, gone }));
+      if (!this.#options.canEdit) shared = bytes;
+      if (!stream.closed) this.#writePresence(stream, bytes);
+    }
   }
 
   /**
@@ -417,6 +530,9 @@ export class EditorEvents {
     for (const stream of this.#registry.all()) {
       this.#registry.write(stream, beat);
       if (stream.closed) continue;
+      // `canEdit` is asked again, and a reader who caught up gets the board.
+      stream.allowed = undefined;
+      if (stream.stale) await this.#queue(() => this.#sendBoard(stream));
       try {
         const editor = await this.#options.authorize(
           stream.req,

@@ -177,3 +177,43 @@ Deno.test("stored: ignored while the field's own save is in flight", () => {
   assert.deepEqual(conflicts, []);
   m.destroy();
 });
+
+Deno.test("presence: changes (set, gone) apply over the whole board; a new board replaces it", () => {
+  let changed = 0;
+  const p = createPresence({
+    report: () => Promise.resolve(),
+    changed: () => changed++,
+  });
+  const entry = (
+    stream: string,
+    name: string,
+    focus: string | null = null,
+  ) => ({
+    stream,
+    editor: name.toLowerCase(),
+    name,
+    focus,
+    dirty: [],
+  });
+  p.receive("hello", { stream: "me" });
+  p.receive("presence", { editors: [entry("me", "Me"), entry("s2", "Ada")] });
+  // Bob comes, Ada focuses the title; this stream's own entry is skipped.
+  p.receive("presence", {
+    set: [
+      entry("s3", "Bob"),
+      entry("s2", "Ada", "pages:home:title"),
+      entry("me", "Me"),
+    ],
+    gone: [],
+  });
+  assert.deepEqual(p.others.map((e) => e.name).sort(), ["Ada", "Bob"]);
+  assert.deepEqual(p.editing("pages:home:title"), ["Ada"]);
+  // Ada leaves; an unknown stream leaving changes nothing.
+  p.receive("presence", { set: [], gone: ["s2", "nobody"] });
+  assert.deepEqual(p.others.map((e) => e.name), ["Bob"]);
+  assert.deepEqual(p.editing("pages:home:title"), []);
+  // A whole board (after a reconnect) replaces what was known.
+  p.receive("presence", { editors: [entry("s4", "Cy")] });
+  assert.deepEqual(p.others.map((e) => e.name), ["Cy"]);
+  assert.equal(changed, 4);
+});

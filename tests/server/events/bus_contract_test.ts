@@ -15,6 +15,9 @@ import {
   MemoryEventBus,
 } from "../../../server/events/bus.ts";
 import { PostgresEventBus } from "../../../postgres/bus.ts";
+import { BusLink } from "../../../server/events/_bus_io.ts";
+import { PresenceBoard } from "../../../server/events/_presence.ts";
+import type { Stream } from "../../../server/events/_registry.ts";
 import { startPostgres } from "../../helpers/postgres.ts";
 
 /** Longest wait for one delivery or one close, in ms. */
@@ -226,6 +229,70 @@ const cases: Record<string, Case> = {
       assert.deepEqual(await onB.wait(2), [largest, wide]);
       onB.stop();
     },
+
+  "a large publish and a large presence report arrive whole, in messages that fit":
+    async (open) => {
+      await using pair = await open();
+      const onB = await subscribe(pair.b);
+      const link = new BusLink(pair.a);
+      // Addresses as long as they get: 64-character names, 128-character
+      // keys of 3-byte characters.
+      const name = "c".repeat(64), field = "f".repeat(60);
+      const key = (i: number) => `${i}`.padStart(128, "鍵");
+      const drafts = Array.from({ length: 40 }, (_, i) => ({
+        collection: name,
+        key: key(i),
+        field: `${field}${i}`,
+        value: "",
+        at: "",
+        editor: "Ada",
+      }));
+      await link.published(drafts, { name: "Ada ".repeat(30) });
+      const dirty = drafts.slice(0, 32).map((d) =>
+        `${d.collection}:${d.key}:${d.field}`
+      );
+      const stream = {
+        id: "s1",
+        page: `/${"p".repeat(500)}`,
+        editor: { id: "ada", name: "Ada" },
+        focus: dirty[0],
+        dirty,
+      } as unknown as Stream;
+      await link.presence(stream);
+      // Every message fits; the receiver's board puts the report together.
+      await new Promise((r) => setTimeout(r, 300));
+      const got = onB.got;
+      for (const m of got) {
+        assert.ok(
+          new TextEncoder().encode(JSON.stringify(m)).length <=
+            MAX_BUS_MESSAGE_BYTES,
+        );
+      }
+      const published = got.flatMap((m) =>
+        m.type === "published" ? m.fields : []
+      );
+      assert.equal(published.length, 40);
+      assert.ok(got.filter((m) => m.type === "published").length > 1);
+      const board = new PresenceBoard(() => {});
+      for (const m of got) if (m.type === "presence") board.receive(m);
+      board.close();
+      const entry = board.get(stream.page, "s1");
+      assert.deepEqual(entry?.dirty, dirty);
+      assert.equal(entry?.focus, dirty[0]);
+      assert.ok(got.filter((m) => m.type === "presence").length > 1);
+      onB.stop();
+    },
+
+  "a message too large is refused by a rejected promise, never a throw": async (
+    open,
+  ) => {
+    await using pair = await open();
+    let sent: Promise<void> | undefined;
+    assert.doesNotThrow(() => {
+      sent = pair.a.publish(savedOfSize(MAX_BUS_MESSAGE_BYTES + 1));
+    });
+    await assert.rejects(() => sent!, RangeError);
+  },
 
   "close() is clean: it ends in time with a subscriber still there, and unsubscribing after it is harmless":
     async (open) => {

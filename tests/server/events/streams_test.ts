@@ -19,7 +19,11 @@ import { defineContent, list } from "../../../core/content.ts";
 import { contentVersion } from "../../../core/version.ts";
 import { serveGracefully } from "../../../server/ops/serve.ts";
 import type { CanEdit, Editor } from "../../../server/http/auth.ts";
-import { openEvents, type SseEvent } from "../../helpers/sse.ts";
+import {
+  openEvents,
+  type SseEvent,
+  type SseStream,
+} from "../../helpers/sse.ts";
 
 const EDITORS: Record<string, Editor> = {
   ada: { id: "ada", name: "Ada" },
@@ -132,6 +136,30 @@ async function startSite(
 }
 
 const data = (e: SseEvent) => JSON.parse(e.data);
+
+interface Entry {
+  stream: string;
+  name: string;
+  focus: string | null;
+  dirty: string[];
+}
+/** The entries a presence event carries (whole board or changes). */
+const entriesOf = (e: SseEvent): Entry[] => {
+  const d = data(e);
+  return [...d.editors ?? [], ...d.set ?? []];
+};
+/** The editors `s` knows of once it got `upTo`: presence events folded. */
+function seen(s: SseStream, upTo: SseEvent): Entry[] {
+  const board = new Map<string, Entry>();
+  for (const e of s.events.slice(0, s.events.indexOf(upTo) + 1)) {
+    if (e.event !== "presence") continue;
+    const d = data(e);
+    if (d.editors) board.clear();
+    for (const id of d.gone ?? []) board.delete(id);
+    for (const x of entriesOf(e)) board.set(x.stream, x);
+  }
+  return [...board.values()];
+}
 const savedOf = (field: string) => (e: SseEvent) =>
   e.event === "saved" && data(e).field === `pages:home:${field}`;
 
@@ -179,7 +207,7 @@ Deno.test("events: a field's value and focus go only to editors who may edit it"
     // Bob sees Ada arrive; then Ada focuses the secret field.
     await bob.next((e) =>
       e.event === "presence" &&
-      data(e).editors.some((x: { name: string }) => x.name === "Ada")
+      seen(bob, e).some((x) => x.name === "Ada")
     );
     const report = await fetch(`${site.url}/api/cms/events`, {
       method: "POST",
@@ -193,21 +221,19 @@ Deno.test("events: a field's value and focus go only to editors who may edit it"
     assert.equal(report.status, 204);
     const seenByAda = await ada.next((e) =>
       e.event === "presence" &&
-      data(e).editors.some((x: { focus: string }) =>
-        x.focus === "pages:home:secret"
-      )
+      seen(ada, e).some((x) => x.focus === "pages:home:secret")
     );
     assert.ok(seenByAda);
     // Bob's view of that change names no field.
     const n = bob.events.length;
     const bobView = await bob.next(
-      (e) => e.event === "presence" && data(e).editors.length === 2,
+      (e) => e.event === "presence" && seen(bob, e).length === 2,
       5000,
       0,
     );
     for (const e of [...bob.events.slice(n), bobView]) {
       if (e.event !== "presence") continue;
-      for (const x of data(e).editors) {
+      for (const x of entriesOf(e)) {
         assert.equal(x.focus, null);
         assert.deepEqual(x.dirty, []);
       }
@@ -264,29 +290,25 @@ Deno.test("events: presence appears, and leaves when a stream ends", async () =>
       `${site.url}/api/cms/events?page=/`,
       site.headers("ada"),
     );
-    await bob.next((e) =>
-      e.event === "presence" && data(e).editors.length === 2
-    );
+    await bob.next((e) => e.event === "presence" && seen(bob, e).length === 2);
     // Another page is another room.
     const other = await openEvents(
       `${site.url}/api/cms/events?page=/about`,
       site.headers("ada"),
     );
-    const otherView = data(
-      await other.next((e) => e.event === "presence"),
+    const otherView = await other.next((e) =>
+      e.event === "presence" && seen(other, e).length > 0
     );
-    assert.deepEqual(otherView.editors.map((x: { name: string }) => x.name), [
-      "Ada",
-    ]);
+    assert.deepEqual(seen(other, otherView).map((x) => x.name), ["Ada"]);
     const from = bob.events.length;
     ada.close();
     await ada.ended;
     const left = await bob.next(
-      (e) => e.event === "presence" && data(e).editors.length === 1,
+      (e) => e.event === "presence" && seen(bob, e).length === 1,
       5000,
       from,
     );
-    assert.equal(data(left).editors[0].name, "Bob");
+    assert.equal(seen(bob, left)[0].name, "Bob");
     other.close();
   } finally {
     bob.close();
@@ -431,7 +453,7 @@ Deno.test("events: a reader that stops reading is dropped, not buffered without 
     );
     // The stream is open once Bob sees two editors.
     await reader.next((e) =>
-      e.event === "presence" && data(e).editors.length === 2
+      e.event === "presence" && seen(reader, e).length === 2
     );
     const big = "x".repeat(200_000);
     let saves = 0;
@@ -689,9 +711,152 @@ Deno.test("events: heartbeats are comment lines, and presence stays while they g
     // no presence event says Ada left.
     const presence = ada.events.filter((e) => e.event === "presence");
     assert.ok(presence.length >= 1);
-    for (const e of presence) assert.equal(data(e).editors.length, 1);
+    for (const e of presence) {
+      assert.equal(data(e).gone?.length ?? 0, 0);
+      assert.ok(seen(ada, e).length <= 1);
+    }
+    assert.equal(seen(ada, presence.at(-1)!).length, 1);
   } finally {
     ada.close();
+    await site.close();
+  }
+});
+
+Deno.test("events: presence changes go out as what changed, not the whole page", async () => {
+  const site = await startSite();
+  const url = `${site.url}/api/cms/events?page=/`;
+  const bob = await openEvents(url, site.headers("bob"));
+  const ada = await openEvents(url, site.headers("ada"));
+  try {
+    const first = await bob.next((e) => e.event === "presence");
+    assert.ok(Array.isArray(data(first).editors), "a whole board first");
+    await bob.next((e) => e.event === "presence" && seen(bob, e).length === 2);
+    const id = data(await ada.next((e) => e.event === "hello")).stream;
+    const from = bob.events.length;
+    const report = await fetch(`${site.url}/api/cms/events`, {
+      method: "POST",
+      headers: site.headers("ada"),
+      body: JSON.stringify({
+        stream: id,
+        focus: "pages:home:title",
+        dirty: [],
+      }),
+    });
+    assert.equal(report.status, 204);
+    const change = await bob.next(
+      (e) => e.event === "presence" && data(e).set?.length > 0,
+      5000,
+      from,
+    );
+    assert.deepEqual(data(change), {
+      set: [{
+        stream: id,
+        editor: "ada",
+        name: "Ada",
+        focus: "pages:home:title",
+        dirty: [],
+      }],
+      gone: [],
+    });
+    const before = bob.events.length;
+    ada.close();
+    await ada.ended;
+    const left = await bob.next(
+      (e) => e.event === "presence" && data(e).gone?.length > 0,
+      5000,
+      before,
+    );
+    assert.deepEqual(data(left), { set: [], gone: [id] });
+  } finally {
+    bob.close();
+    await site.close();
+  }
+});
+
+Deno.test("events: the per-session cap holds whatever else the request carries", async () => {
+  const site = await startSite({ maxStreamsPerSession: 2 });
+  const open: SseStream[] = [];
+  try {
+    const url = `${site.url}/api/cms/events?page=/`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const s = await openEvents(url, {
+        ...site.headers("ada"),
+        Cookie: `who=ada; extra${i}=${i}`,
+        Authorization: `Bearer ${i}`,
+      });
+      open.push(s);
+      statuses.push(s.res.status);
+    }
+    assert.deepEqual(statuses, [200, 200, 503, 503]);
+  } finally {
+    for (const s of open) s.close();
+    await site.close();
+  }
+});
+
+Deno.test("events: with a named session cookie, each session has its cap, and an editor's sessions together theirs", async () => {
+  const site = await startSite({
+    maxStreamsPerSession: 2,
+    maxStreamsPerEditor: 3,
+    sessionCookie: "sid",
+  });
+  const open: SseStream[] = [];
+  try {
+    const url = `${site.url}/api/cms/events?page=/`;
+    const as = async (sid: string) => {
+      const s = await openEvents(url, {
+        ...site.headers("ada"),
+        Cookie: `who=ada; sid=${sid}; junk=${open.length}`,
+      });
+      open.push(s);
+      return s.res.status;
+    };
+    assert.deepEqual([await as("1"), await as("1"), await as("1")], [
+      200,
+      200,
+      503,
+    ]);
+    // Another session of Ada's has its own two, but Ada has three in all.
+    assert.deepEqual([await as("2"), await as("2")], [200, 503]);
+  } finally {
+    for (const s of open) s.close();
+    await site.close();
+  }
+});
+
+Deno.test("events: a valid report too large for one bus message is accepted and reaches the other editors whole", async () => {
+  const site = await startSite();
+  // A long page path of 2-byte characters, and 32 long addresses: the
+  // report fits its 8 KiB body, the bus message would not (7,900 bytes).
+  const page = `/${"ä".repeat(500)}`;
+  const url = `${site.url}/api/cms/events?page=${encodeURIComponent(page)}`;
+  const bob = await openEvents(url, site.headers("bob"));
+  const ada = await openEvents(url, site.headers("ada"));
+  try {
+    const id = data(await ada.next((e) => e.event === "hello")).stream;
+    const dirty = Array.from(
+      { length: 32 },
+      (_, i) => `pages:${"鍵".repeat(70)}${i}:title`,
+    );
+    const body = JSON.stringify({ stream: id, focus: dirty[0], dirty });
+    assert.ok(new TextEncoder().encode(body).length <= 8192);
+    const report = await fetch(`${site.url}/api/cms/events`, {
+      method: "POST",
+      headers: site.headers("ada"),
+      body,
+    });
+    assert.equal(report.status, 204, await report.text());
+    const got = await bob.next((e) =>
+      e.event === "presence" &&
+      seen(bob, e).some((x) => x.name === "Ada" && x.dirty.length === 32)
+    );
+    const entry = seen(bob, got).find((x) => x.name === "Ada")!;
+    assert.deepEqual(entry.dirty, dirty);
+    assert.equal(entry.focus, dirty[0]);
+  } finally {
+    ada.close();
+    bob.close();
     await site.close();
   }
 });
