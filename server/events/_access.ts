@@ -11,6 +11,7 @@ import {
   type CanEdit,
   type Editor,
   type EndpointCall,
+  mayEdit,
   resolveField,
 } from "../http/mod.ts";
 
@@ -53,10 +54,8 @@ export async function may(
   if (typeof resolveField(rules.allowlist, address) === "string") {
     return false;
   }
-  const { canEdit } = rules;
   try {
-    return !canEdit ||
-      await canEdit(who.req, address, who.editor, who.call?.context);
+    return await mayEdit(rules, who.req, address, who.editor, who.call);
   } catch {
     return false;
   }

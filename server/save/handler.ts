@@ -30,6 +30,7 @@ import {
   type Handler,
   HttpError,
   json,
+  mayEdit,
   type OriginOptions,
   readJsonObject,
   type ResolvedField,
@@ -165,7 +166,7 @@ export interface SaveHandlerOptions extends OriginOptions {
 export function createSaveHandler(
   options: SaveHandlerOptions,
 ): Handler<EndpointCall> {
-  const { allowlist, canEdit, store } = options;
+  const { allowlist, store } = options;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const drafts = options.publishMode === "draft" ? draftStore(store) : null;
   const sanitize = {
@@ -180,7 +181,7 @@ export function createSaveHandler(
     const input = parseSave(await readJsonObject(req, maxBodyBytes));
     const target = saveTarget(allowlist, input, ctx);
     const { address } = target;
-    if (canEdit && !await canEdit(req, address, editor, call?.context)) {
+    if (!await mayEdit(options, req, address, editor, call)) {
       throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
     }
     const { value, removed } = await cleanValue(target, input.value, sanitize);
