@@ -213,7 +213,11 @@ export class Scheduler {
       return firing;
     } catch (err) {
       if (isRefusal(err)) {
-        return await this.#fail(s, now, `Not published: ${messageOf(err)}`);
+        return await this.#fail(
+          s,
+          now,
+          `Refused by the store: ${messageOf(err)}`,
+        );
       }
       const tries = (this.#retries.get(s.id)?.tries ?? 0) + 1;
       log({
@@ -230,7 +234,7 @@ export class Scheduler {
       return await this.#fail(
         s,
         now,
-        `Not published after ${tries} tries: ${messageOf(err)}`,
+        `Failed ${tries} times: ${messageOf(err)}`,
       );
     }
   }
@@ -243,9 +247,7 @@ export class Scheduler {
       try {
         allowedField(this.#allowlist, address);
       } catch (err) {
-        return `Not published: ${address} can no longer be edited (${
-          messageOf(err)
-        })`;
+        return `No longer editable: ${address} (${messageOf(err)})`;
       }
     }
     return null;

@@ -264,7 +264,10 @@ Deno.test("a refused firing fails at once and holds up no other", async () => {
   });
   const [fired, log] = await quietly(() => scheduler.runDue());
   assert.deepEqual(fired.map((f) => f.schedule.id), ["a", "b"]);
-  assert.equal(firings[0].failed?.reason, "Not published: record too large");
+  assert.equal(
+    firings[0].failed?.reason,
+    "Refused by the store: record too large",
+  );
   assert.deepEqual(firings[0].result, { published: [], conflicts: [] });
   assert.equal(firings[1].failed, undefined);
   assert.equal((await store.get("pages", "home"))?.summary, "s");
@@ -277,7 +280,7 @@ Deno.test("a refused firing fails at once and holds up no other", async () => {
   )(get("/api/cms/schedule"))).json();
   assert.deepEqual(
     listing.schedules.map((s) => [s.id, s.state, s.reason]),
-    [["a", "failed", "Not published: record too large"]],
+    [["a", "failed", "Refused by the store: record too large"]],
   );
   assert.deepEqual(log, ["schedule failed", "schedule published"]);
 });
@@ -314,7 +317,7 @@ Deno.test("a failing firing is retried with backoff, at most MAX_TRIES times", a
     firings.map((f) => [f.schedule.id, f.failed?.reason]),
     [
       ["b", undefined],
-      ["a", `Not published after ${MAX_TRIES} tries: network down 5`],
+      ["a", `Failed ${MAX_TRIES} times: network down 5`],
     ],
   );
   assert.equal(
@@ -366,7 +369,7 @@ Deno.test("a field no longer allowlisted fails the schedule at once", async () =
   const [[firing]] = await quietly(() => scheduler.runDue());
   assert.match(
     firing.failed?.reason ?? "",
-    /pages:home:gone can no longer be edited/,
+    /No longer editable: pages:home:gone/,
   );
   assert.deepEqual(store.fired, []);
   assert.equal(await store.get("pages", "home"), null);
