@@ -257,3 +257,27 @@ contract("PostgresContentStore", async () => {
     },
   ];
 });
+
+Deno.test("KV: schedules stored before the index by time are indexed on first use", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cms-kv-sched-old-" });
+  const kv = await Deno.openKv(`${dir}/old.kv`);
+  try {
+    // As an older version kept them: the schedule entry only.
+    const due = schedule(["title"], { id: "old-due" });
+    const later = schedule(["title"], { id: "old-later", at: FUTURE });
+    await kv.set(["cms", 4, due.id], due);
+    await kv.set(["cms", 4, later.id], later);
+    const store = new KvContentStore(kv);
+    await draft(store, "title", "x");
+    assert.deepEqual(
+      (await store.schedules({ dueBy: Date.now() })).map((s) => s.id),
+      ["old-due"],
+    );
+    assert.equal(await store.scheduleCount(), 2);
+    assert.equal((await store.fireSchedule("old-due"))?.failed, undefined);
+    assert.deepEqual((await store.schedules()).map((s) => s.id), [later.id]);
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
