@@ -274,8 +274,10 @@ export {
 export { Scheduler, type SchedulerOptions } from "./server/drafts/mod.ts";
 export type {
   Schedule,
+  ScheduleCursor,
   ScheduleFailure,
   ScheduleFiring,
+  ScheduleQuery,
   ScheduleStore,
 } from "./server/store/mod.ts";
 export {

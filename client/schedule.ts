@@ -236,12 +236,23 @@ function paintMarks({ fields, model }: Scheduler) {
   }
 }
 
-/** Reads the schedules again, and marks their fields. */
+/**
+ * Reads the schedules again, following the listing's pages (at most 10:
+ * a site keeps at most 500), and marks their fields.
+ */
 async function refresh(c: Scheduler) {
-  const res = await fetch(c.list).catch(() => null);
-  const data = res?.ok && await res.json().catch(() => null);
-  if (!Array.isArray(data?.schedules)) return;
-  c.model.set(data as ScheduleListing);
+  const schedules: ScheduleEntry[] = [];
+  let next = "";
+  for (let n = 0; n < 10; n++) {
+    const u = new URL(c.list, location.href);
+    if (next) u.searchParams.set("cursor", next);
+    const res = await fetch(u).catch(() => null);
+    const data = res?.ok && await res.json().catch(() => null);
+    if (!Array.isArray(data?.schedules)) return;
+    schedules.push(...data.schedules);
+    if (!(next = data.next)) break;
+  }
+  c.model.set({ schedules });
   paintMarks(c);
 }
 

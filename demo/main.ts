@@ -79,7 +79,7 @@ import {
   MemoryEventBus,
 } from "../server/events/mod.ts";
 import { PostgresEventBus } from "../postgres/mod.ts";
-import { seedHome } from "./content.ts";
+import { demoContent, seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
 
 /** Options of {@linkcode startDemo}. */
@@ -211,6 +211,7 @@ export async function startDemo(
       scheduler = new Scheduler({
         store,
         pollMs: options.schedulePollMs,
+        allowlist: demoContent(options.locales),
         onFire: (firing) => hub?.onFire(firing),
       });
     }

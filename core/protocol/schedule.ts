@@ -2,7 +2,9 @@
  * Scheduled publishing: `POST /api/cms/publish` with `at` is accepted for
  * later ({@linkcode SCHEDULED}, a {@linkcode ScheduleAnswer});
  * `GET /api/cms/schedule` → {@linkcode ScheduleListing}, the pending and
- * failed schedules.
+ * failed schedules, a page at a time. A schedule of more than 100 fields is
+ * refused (413), and so is one more when the site keeps 500 (409, plain
+ * text, not a publish conflict).
  *
  * @module
  */
@@ -59,4 +61,10 @@ export interface ScheduleEntry extends ScheduleAnswer {
 export interface ScheduleListing {
   /** Soonest first. */
   schedules: ScheduleEntry[];
+  /**
+   * When there may be more: the `cursor` of the next page
+   * (`GET /api/cms/schedule?cursor=…`; a page holds at most `limit`,
+   * 1–100, default 100).
+   */
+  next?: string;
 }

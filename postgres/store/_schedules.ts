@@ -10,7 +10,9 @@ import {
   checkSchedule,
   failureOf,
   type Schedule,
+  type ScheduleFailure,
   type ScheduleFiring,
+  type ScheduleQuery,
 } from "../../server/store/mod.ts";
 import { type PgAt, run } from "./_tables.ts";
 import { publishIn } from "./_publish.ts";
@@ -25,13 +27,67 @@ export async function addSchedule(at: PgAt, schedule: Schedule): Promise<void> {
     })`);
 }
 
-/** Every pending and failed schedule, soonest first. */
-export async function schedules(at: PgAt): Promise<Schedule[]> {
+/**
+ * The schedules `query` selects, soonest first (then by id, byte order as
+ * JavaScript compares), read through the `(at, id)` index.
+ */
+export async function schedules(
+  at: PgAt,
+  query: ScheduleQuery = {},
+): Promise<Schedule[]> {
+  const { dueBy, after, limit } = query;
+  const pending = query.pending || dueBy !== undefined;
   const rows = await run(
     at,
-    (sql) => sql`SELECT schedule FROM ${sql(at.schedules)} ORDER BY at, id`,
+    (sql) =>
+      sql`SELECT schedule FROM ${sql(at.schedules)}
+        WHERE true ${pending ? sql`AND NOT failed` : sql``}
+        ${dueBy !== undefined ? sql`AND at <= ${new Date(dueBy)}` : sql``}
+        ${
+        after
+          ? sql`AND (at, id COLLATE "C") > (${new Date(after.at)}, ${after.id})`
+          : sql``
+      }
+        ORDER BY at, id COLLATE "C"
+        ${limit !== undefined ? sql`LIMIT ${limit}` : sql``}`,
   );
   return rows.map((r) => r.schedule as Schedule).sort(bySchedule);
+}
+
+/** Schedule `id`, pending or failed; `null` when there is none. */
+export async function getSchedule(
+  at: PgAt,
+  id: string,
+): Promise<Schedule | null> {
+  const rows = await run(
+    at,
+    (sql) => sql`SELECT schedule FROM ${sql(at.schedules)} WHERE id = ${id}`,
+  );
+  return rows.length ? rows[0].schedule as Schedule : null;
+}
+
+/** How many schedules are kept. */
+export async function scheduleCount(at: PgAt): Promise<number> {
+  const rows = await run(
+    at,
+    (sql) => sql`SELECT count(*)::int AS n FROM ${sql(at.schedules)}`,
+  );
+  return rows[0].n as number;
+}
+
+/** Marks pending schedule `id` failed; `null` when it is not pending. */
+export async function failSchedule(
+  at: PgAt,
+  id: string,
+  failure: ScheduleFailure,
+): Promise<Schedule | null> {
+  const rows = await run(at, (sql) =>
+    sql`UPDATE ${sql(at.schedules)}
+        SET failed = true, schedule = schedule || ${
+      sql.json({ failed: failure } as unknown as postgres.JSONValue)
+    }
+        WHERE id = ${id} AND NOT failed RETURNING schedule`);
+  return rows.length ? rows[0].schedule as Schedule : null;
 }
 
 /** Removes a pending or failed schedule; `false` when there is none. */

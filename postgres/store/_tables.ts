@@ -124,5 +124,9 @@ export async function createTables(at: PgAt): Promise<void> {
           at timestamptz NOT NULL,
           failed boolean NOT NULL DEFAULT false,
           schedule jsonb NOT NULL)`;
+      // The due ones and the pages are read by time.
+      await tx`CREATE INDEX IF NOT EXISTS ${tx(`${at.schedules}_at`)} ON ${
+        tx(at.schedules)
+      } (at, id COLLATE "C")`;
     }));
 }

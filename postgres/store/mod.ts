@@ -23,7 +23,9 @@ import {
   type Revision,
   type RevisionInput,
   type Schedule,
+  type ScheduleFailure,
   type ScheduleFiring,
+  type ScheduleQuery,
   type ScheduleStore,
   type StoreLine,
 } from "../../server/store/mod.ts";
@@ -35,7 +37,10 @@ import { publishIn } from "./_publish.ts";
 import {
   addSchedule,
   cancelSchedule,
+  failSchedule,
   fireOnce,
+  getSchedule,
+  scheduleCount,
   schedules,
 } from "./_schedules.ts";
 import { dump, load } from "./_dump.ts";
@@ -215,10 +220,31 @@ export class PostgresContentStore
     await addSchedule(this.#at, schedule);
   }
 
-  /** Every pending and failed schedule, soonest first. */
-  async schedules(): Promise<Schedule[]> {
+  /** The pending and failed schedules `query` selects, soonest first. */
+  async schedules(query?: ScheduleQuery): Promise<Schedule[]> {
     await this.#init();
-    return await schedules(this.#at);
+    return await schedules(this.#at, query);
+  }
+
+  /** Schedule `id`, pending or failed; `null` when there is none. */
+  async schedule(id: string): Promise<Schedule | null> {
+    await this.#init();
+    return await getSchedule(this.#at, id);
+  }
+
+  /** How many schedules (pending and failed) are kept. */
+  async scheduleCount(): Promise<number> {
+    await this.#init();
+    return await scheduleCount(this.#at);
+  }
+
+  /** Marks pending schedule `id` failed; `null` when it is not pending. */
+  async failSchedule(
+    id: string,
+    failure: ScheduleFailure,
+  ): Promise<Schedule | null> {
+    await this.#init();
+    return await failSchedule(this.#at, id, failure);
   }
 
   /** Removes a pending or failed schedule; `false` when there is none. */

@@ -49,23 +49,47 @@ function scheduleStore(options: DraftHandlerOptions) {
   return store;
 }
 
+/** The most schedules (pending and failed) one site keeps. */
+export const MAX_SCHEDULES = 500;
+/** The most fields one schedule publishes. */
+export const MAX_SCHEDULE_FIELDS = 100;
+/** The most schedules one page of `GET /api/cms/schedule` lists. */
+const PAGE = 100;
+
+/** An ISO 8601 date-time with a zone, its parts captured. */
+const ISO_AT =
+  /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.\d{1,9})?)?(?:Z|[+-](\d\d):(\d\d))$/i;
+
+/** Whether the parts of an {@linkcode ISO_AT} match name a real time. */
+function isRealTime(parts: RegExpExecArray): boolean {
+  const [, y, mo, d, h, mi, s, zh, zm] = parts.map((x) => Number(x ?? 0));
+  // Day 0 of the next month is the last day of this one (years < 100 map
+  // to 19xx here; they are long past, and refused as such).
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 &&
+    mi <= 59 && s <= 59 && zh <= 23 && zm <= 59;
+}
+
 /**
  * `at` of a scheduling publish: an ISO 8601 date-time with a zone (`Z` or
- * `±hh:mm`), no more than a minute past and at most ten years ahead.
+ * `±hh:mm`) that names a real time (no February 30, no 24:00), no more
+ * than a minute past and at most ten years ahead.
  */
 function parseAt(value: unknown, now: number): Date {
-  if (
-    typeof value !== "string" ||
-    !/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:\d\d)$/i
-      .test(value) ||
-    Number.isNaN(Date.parse(value))
-  ) {
+  const parts = typeof value === "string" ? ISO_AT.exec(value) : null;
+  if (!parts || Number.isNaN(Date.parse(value as string))) {
     throw new HttpError(
       Status.BadRequest,
       "at must be an ISO 8601 time with a zone, e.g. 2030-01-01T09:00:00Z",
     );
   }
-  const at = Date.parse(value);
+  if (!isRealTime(parts)) {
+    throw new HttpError(
+      Status.BadRequest,
+      `at is not a real date and time: ${value}`,
+    );
+  }
+  const at = Date.parse(value as string);
   if (at < now - PAST_SLACK_MS) {
     throw new HttpError(Status.BadRequest, "at is in the past");
   }
@@ -90,6 +114,32 @@ function scheduleEntry(s: Schedule): ScheduleEntry {
     if (s.failed.conflicts) entry.conflicts = s.failed.conflicts;
   }
   return entry;
+}
+
+/**
+ * The page `?cursor=&limit=` asks for: `limit` 1–100 (default 100), and
+ * `cursor` the `next` of the page before; 400 for anything else.
+ */
+function listingPage(params: URLSearchParams) {
+  const limitText = params.get("limit");
+  const limit = limitText === null ? PAGE : Number(limitText);
+  if (!/^\d{1,3}$/.test(limitText ?? "1") || limit < 1 || limit > PAGE) {
+    throw new HttpError(
+      Status.BadRequest,
+      `limit must be a whole number from 1 to ${PAGE}`,
+    );
+  }
+  const cursor = params.get("cursor");
+  if (cursor === null) return { limit };
+  const m = /^(\d{1,15})_([\w-]{1,100})$/.exec(cursor);
+  const ms = m ? Number(m[1]) : NaN;
+  if (!m || Number.isNaN(new Date(ms).getTime())) {
+    throw new HttpError(
+      Status.BadRequest,
+      "cursor must be the next of an earlier page",
+    );
+  }
+  return { limit, after: { at: new Date(ms).toISOString(), id: m[2] } };
 }
 
 /** Whether `canEdit` lets `editor` change every field of a schedule. */
@@ -127,6 +177,18 @@ export async function schedulePublish(
   const refs = await publishRefs(options, req, editor, call, body, true);
   if (!refs?.length) {
     throw new HttpError(Status.BadRequest, "No drafts to schedule");
+  }
+  if (refs.length > MAX_SCHEDULE_FIELDS) {
+    throw new HttpError(
+      Status.ContentTooLarge,
+      `A schedule publishes at most ${MAX_SCHEDULE_FIELDS} fields; this one has ${refs.length}`,
+    );
+  }
+  if (await store.scheduleCount() >= MAX_SCHEDULES) {
+    throw new HttpError(
+      Status.Conflict,
+      `This site already keeps ${MAX_SCHEDULES} schedules, the most it may; cancel or dismiss some first`,
+    );
   }
   const schedule: Schedule = {
     id: crypto.randomUUID(),
@@ -174,11 +236,17 @@ export function createScheduleHandler(
     ["GET", "HEAD"],
     async (req, editor, call) => {
       const store = scheduleStore(options);
+      const { after, limit } = listingPage(new URL(req.url).searchParams);
+      const page = await store.schedules({ after, limit });
       const out: ScheduleListing = { schedules: [] };
-      for (const s of await store.schedules()) {
+      for (const s of page) {
         if (await mayEditAll(options, req, s, editor, call)) {
           out.schedules.push(scheduleEntry(s));
         }
+      }
+      const last = page.at(-1);
+      if (page.length === limit && last) {
+        out.next = `${Date.parse(last.at)}_${last.id}`;
       }
       return json(Status.OK, out, { "Cache-Control": "no-store" });
     },
@@ -216,7 +284,7 @@ export function createCancelScheduleHandler(
       if (typeof body.id !== "string" || !/^[\w-]{1,100}$/.test(body.id)) {
         throw new HttpError(Status.BadRequest, "id must be a schedule id");
       }
-      const found = (await store.schedules()).find((s) => s.id === body.id);
+      const found = await store.schedule(body.id);
       if (!found) throw new HttpError(404, "No such schedule");
       if (!await mayEditAll(options, req, found, editor, call)) {
         throw new HttpError(Status.Forbidden, "Not allowed to edit its fields");

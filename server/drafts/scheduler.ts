@@ -6,17 +6,27 @@
  * poll, and at `start()`. The store makes each firing exactly-once, so any
  * number of instances may run a scheduler on one store.
  *
+ * A firing that throws never holds up the others: a failure that cannot
+ * pass (the store refuses the publish with a 4xx error, e.g. too large; a
+ * field the allowlist no longer has) marks the schedule failed at once; any
+ * other (a lost race, the network) is tried again with backoff, at most
+ * {@linkcode MAX_TRIES} times in all, then marked failed. Every schedule
+ * marked failed reaches `onFire` (editors hear of it) with its reason.
+ *
  * @module
  */
 import { errorFacts, log } from "../ops/mod.ts";
-import {
-  type Draft,
-  isDue,
-  type Schedule,
-  type ScheduleFiring,
-  type ScheduleStore,
+import type {
+  Draft,
+  Schedule,
+  ScheduleCursor,
+  ScheduleFailure,
+  ScheduleFiring,
+  ScheduleStore,
 } from "../store/mod.ts";
-import type { Editor } from "../http/mod.ts";
+import { allowedField, type Editor } from "../http/mod.ts";
+import type { Allowlist } from "../../core/content.ts";
+import { storedAddress } from "../../core/stored_address.ts";
 
 /** Options of {@linkcode Scheduler}. */
 export interface SchedulerOptions {
@@ -38,6 +48,31 @@ export interface SchedulerOptions {
    * `EditorEvents.onFire` to tell editors. An error it throws is logged.
    */
   onFire?: (firing: ScheduleFiring) => void | Promise<void>;
+  /**
+   * The fields editors may change (the endpoints' allowlist): a schedule
+   * naming a field it no longer has fails at once, publishing nothing.
+   */
+  allowlist?: Allowlist;
+}
+
+/** How many times a schedule is tried before it is marked failed. */
+export const MAX_TRIES = 5;
+/** The wait before try `n + 1` (after `n` tries): 1 s, 2 s, 4 s, 8 s. */
+function retryDelay(n: number): number {
+  return 1000 * 2 ** (n - 1);
+}
+/** How many due schedules one read of the store takes. */
+const BATCH = 100;
+
+/** Whether `err` is a refusal that trying again cannot change (a 4xx). */
+function isRefusal(err: unknown): boolean {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+
+/** The text of an error, for a reason editors read. */
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Longest `setTimeout` delay. */
@@ -60,6 +95,9 @@ export class Scheduler {
   readonly #pollMs: number;
   readonly #onPublish: SchedulerOptions["onPublish"];
   readonly #onFire: SchedulerOptions["onFire"];
+  readonly #allowlist: Allowlist | undefined;
+  /** Schedules whose firing threw: tries so far, and when to try again. */
+  readonly #retries = new Map<string, { tries: number; next: number }>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running: Promise<void> | null = null;
   #again = false;
@@ -75,6 +113,7 @@ export class Scheduler {
     this.#pollMs = pollMs;
     this.#onPublish = options.onPublish;
     this.#onFire = options.onFire;
+    this.#allowlist = options.allowlist;
   }
 
   /** The store this scheduler fires. */
@@ -121,28 +160,127 @@ export class Scheduler {
   }
 
   /**
-   * Fires every schedule due at `now`, soonest first; resolves to what
-   * fired here (a schedule another instance fired is not in it).
+   * Fires every schedule due at `now`, soonest first, reading only the due
+   * ones; resolves to what fired here (a schedule another instance fired is
+   * not in it), failed ones too. One that throws is retried later or marked
+   * failed (see the module doc); it holds up no other.
    */
   async runDue(now: number = Date.now()): Promise<ScheduleFiring[]> {
     const fired: ScheduleFiring[] = [];
-    for (const s of await this.#store.schedules()) {
-      if (!isDue(s, now)) continue;
-      const firing = await this.#store.fireSchedule(s.id, now);
-      if (firing) {
-        fired.push(firing);
-        await this.#report(firing);
+    const seen = new Set<string>();
+    let after: ScheduleCursor | undefined;
+    for (;;) {
+      const due = await this.#store.schedules({
+        dueBy: now,
+        after,
+        limit: BATCH,
+      });
+      for (const s of due) {
+        seen.add(s.id);
+        const retry = this.#retries.get(s.id);
+        if (retry && retry.next > now) continue;
+        const firing = await this.#fire(s, now).catch((err) => {
+          // Even marking it failed threw (the store is down): next round.
+          log({
+            level: "error",
+            msg: "schedule round failed",
+            error: errorFacts(err),
+          });
+          return null;
+        });
+        if (firing) {
+          fired.push(firing);
+          await this.#report(firing);
+        }
       }
+      if (due.length < BATCH) break;
+      after = due[due.length - 1];
+    }
+    // Forget retries of schedules no longer due here (cancelled, fired).
+    for (const id of this.#retries.keys()) {
+      if (!seen.has(id)) this.#retries.delete(id);
     }
     return fired;
   }
 
+  /** Fires one due schedule; a throw becomes a retry or a failure. */
+  async #fire(s: Schedule, now: number): Promise<ScheduleFiring | null> {
+    const refused = this.#refusedField(s);
+    if (refused) return await this.#fail(s, now, refused);
+    try {
+      const firing = await this.#store.fireSchedule(s.id, now);
+      this.#retries.delete(s.id);
+      return firing;
+    } catch (err) {
+      if (isRefusal(err)) {
+        return await this.#fail(
+          s,
+          now,
+          `Refused by the store: ${messageOf(err)}`,
+        );
+      }
+      const tries = (this.#retries.get(s.id)?.tries ?? 0) + 1;
+      log({
+        level: "warn",
+        msg: "schedule firing failed",
+        route: "schedule",
+        reason: `try ${tries} of ${MAX_TRIES}`,
+        error: errorFacts(err),
+      });
+      if (tries < MAX_TRIES) {
+        this.#retries.set(s.id, { tries, next: now + retryDelay(tries) });
+        return null;
+      }
+      return await this.#fail(
+        s,
+        now,
+        `Failed ${tries} times: ${messageOf(err)}`,
+      );
+    }
+  }
+
+  /** The reason a field of `s` is no longer allowlisted; else `null`. */
+  #refusedField(s: Schedule): string | null {
+    if (!this.#allowlist) return null;
+    for (const ref of s.fields) {
+      const address = storedAddress(ref);
+      try {
+        allowedField(this.#allowlist, address);
+      } catch (err) {
+        return `No longer editable: ${address} (${messageOf(err)})`;
+      }
+    }
+    return null;
+  }
+
+  /** Marks `s` failed with `reason`; its firing, or `null` if it is gone. */
+  async #fail(
+    s: Schedule,
+    now: number,
+    reason: string,
+  ): Promise<ScheduleFiring | null> {
+    const failed: ScheduleFailure = { at: new Date(now).toISOString(), reason };
+    const schedule = await this.#store.failSchedule(s.id, failed);
+    this.#retries.delete(s.id);
+    if (!schedule) return null;
+    const { failed: _, ...before } = schedule;
+    return {
+      schedule: before,
+      result: { published: [], conflicts: [] },
+      failed,
+    };
+  }
+
   /** One round: fire what is due, then wait for the soonest or a poll. */
   async #round(): Promise<void> {
-    let pending: Schedule[] = [];
+    let soonest = Infinity;
     try {
       await this.runDue();
-      pending = (await this.#store.schedules()).filter((s) => !s.failed);
+      const [next] = await this.#store.schedules({ pending: true, limit: 1 });
+      if (next) soonest = Date.parse(next.at);
+      for (const { next } of this.#retries.values()) {
+        soonest = Math.min(soonest, next);
+      }
     } catch (err) {
       log({
         level: "error",
@@ -151,9 +289,8 @@ export class Scheduler {
       });
     }
     if (this.#stopped || this.#again) return;
-    // A due one left pending is being fired by another instance (or its
-    // store failed): look again after a second, not in a busy loop.
-    const soonest = pending.length ? Date.parse(pending[0].at) : Infinity;
+    // A due one left pending is being fired by another instance (or waits
+    // for a retry): look again after a second, not in a busy loop.
     const wait = soonest - Date.now();
     const delay = Math.min(wait > 0 ? wait : 1000, this.#pollMs);
     this.#timer = setTimeout(() => this.wake(), Math.min(delay, MAX_DELAY));

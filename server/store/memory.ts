@@ -36,13 +36,15 @@ import {
 } from "./draft.ts";
 import { copyRecord } from "./_record.ts";
 import {
-  bySchedule,
   checkSchedule,
   failureOf,
   isDue,
   type Schedule,
+  type ScheduleFailure,
   type ScheduleFiring,
+  type ScheduleQuery,
   type ScheduleStore,
+  selectSchedules,
 } from "./schedule.ts";
 
 /** Options of {@linkcode MemoryContentStore}. */
@@ -278,11 +280,33 @@ export class MemoryContentStore
     }
   }
 
-  /** Every pending and failed schedule, soonest first. */
-  schedules(): Promise<Schedule[]> {
+  /** The pending and failed schedules `query` selects, soonest first. */
+  schedules(query?: ScheduleQuery): Promise<Schedule[]> {
     return Promise.resolve(
-      structuredClone([...this.#schedules.values()]).sort(bySchedule),
+      structuredClone(selectSchedules(this.#schedules.values(), query)),
     );
+  }
+
+  /** Schedule `id`, pending or failed; `null` when there is none. */
+  schedule(id: string): Promise<Schedule | null> {
+    return Promise.resolve(structuredClone(this.#schedules.get(id) ?? null));
+  }
+
+  /** How many schedules (pending and failed) are kept. */
+  scheduleCount(): Promise<number> {
+    return Promise.resolve(this.#schedules.size);
+  }
+
+  /** Marks pending schedule `id` failed; `null` when it is not pending. */
+  failSchedule(
+    id: string,
+    failure: ScheduleFailure,
+  ): Promise<Schedule | null> {
+    const schedule = this.#schedules.get(id);
+    if (!schedule || schedule.failed) return Promise.resolve(null);
+    const next = structuredClone({ ...schedule, failed: failure });
+    this.#schedules.set(id, next);
+    return Promise.resolve(structuredClone(next));
   }
 
   /** Removes a pending or failed schedule; `false` when there is none. */

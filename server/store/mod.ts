@@ -38,8 +38,10 @@ export {
   isDue,
   isScheduleStore,
   type Schedule,
+  type ScheduleCursor,
   type ScheduleFailure,
   type ScheduleFiring,
+  type ScheduleQuery,
   type ScheduleStore,
 } from "./schedule.ts";
 export { checkDraft } from "./draft.ts";
@@ -54,7 +56,12 @@ export {
   type Selection,
 } from "./draft.ts";
 export { backoff, RecordQueue } from "./_queue.ts";
-export { bySchedule, checkSchedule, failureOf } from "./schedule.ts";
+export {
+  bySchedule,
+  checkSchedule,
+  failureOf,
+  selectSchedules,
+} from "./schedule.ts";
 export {
   checkRetention,
   checkRevision,

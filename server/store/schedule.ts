@@ -40,6 +40,26 @@ export interface ScheduleFailure {
   conflicts?: string[];
 }
 
+/** What {@linkcode ScheduleStore.schedules} lists. */
+export interface ScheduleQuery {
+  /** Only pending schedules due at this time (ms), i.e. `at <= dueBy`. */
+  dueBy?: number;
+  /** Only pending schedules. */
+  pending?: boolean;
+  /** Only schedules after this one in the order (the last of a page). */
+  after?: ScheduleCursor;
+  /** At most this many. */
+  limit?: number;
+}
+
+/** A place in the order of schedules: soonest first, then by id. */
+export interface ScheduleCursor {
+  /** The time, ISO 8601. */
+  at: string;
+  /** The id. */
+  id: string;
+}
+
 /** What firing one schedule did. */
 export interface ScheduleFiring {
   /** The schedule as it was when it fired. */
@@ -60,8 +80,23 @@ export interface ScheduleFiring {
 export interface ScheduleStore extends DraftStore {
   /** Stores a new pending schedule. */
   addSchedule(schedule: Schedule): Promise<void>;
-  /** Every pending and failed schedule, soonest first. */
-  schedules(): Promise<Schedule[]>;
+  /**
+   * The pending and failed schedules, soonest first (then by id), as
+   * `query` narrows them: every one without a query. Stores read them
+   * through an index by time, so a page or the due ones cost what they
+   * hold, not what the store holds.
+   */
+  schedules(query?: ScheduleQuery): Promise<Schedule[]>;
+  /** Schedule `id`, pending or failed; `null` when there is none. */
+  schedule(id: string): Promise<Schedule | null>;
+  /** How many schedules (pending and failed) the store keeps. */
+  scheduleCount(): Promise<number>;
+  /**
+   * Marks schedule `id` failed with `failure` if it is still pending
+   * (nothing of it is published): the scheduler's way to settle one whose
+   * firing threw. The schedule as it now is; `null` when it is not pending.
+   */
+  failSchedule(id: string, failure: ScheduleFailure): Promise<Schedule | null>;
   /** Removes a pending or failed schedule; `false` when there is none. */
   cancelSchedule(id: string): Promise<boolean>;
   /**
@@ -148,9 +183,33 @@ export function failureOf(
  *   .sort(bySchedule).map((x) => x.id); // ["a", "b"]
  * ```
  */
-export function bySchedule(a: Schedule, b: Schedule): number {
+export function bySchedule(a: ScheduleCursor, b: ScheduleCursor): number {
   const d = Date.parse(a.at) - Date.parse(b.at);
   return d || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * The schedules of `all` that `query` selects, in order: how a store that
+ * holds its schedules in memory answers {@linkcode ScheduleStore.schedules}.
+ *
+ * @example
+ * ```ts
+ * import { selectSchedules } from "./schedule.ts";
+ * selectSchedules([], { dueBy: Date.now(), limit: 10 }); // []
+ * ```
+ */
+export function selectSchedules(
+  all: Iterable<Schedule>,
+  query: ScheduleQuery = {},
+): Schedule[] {
+  const { dueBy, after } = query;
+  const pending = query.pending || dueBy !== undefined;
+  const out = [...all].filter((s) =>
+    !(pending && s.failed) &&
+    !(dueBy !== undefined && Date.parse(s.at) > dueBy) &&
+    !(after && bySchedule(s, after) <= 0)
+  ).sort(bySchedule);
+  return query.limit === undefined ? out : out.slice(0, query.limit);
 }
 
 /**

@@ -2,13 +2,16 @@
  * "Publish at…" in the browser, on the demo (`publishMode: "draft"`), in
  * Chromium, Firefox and WebKit: a draft is scheduled for a local time
  * (sent in UTC), its field is marked, the dialog lists the schedule, and
- * Cancel removes it and the mark.
+ * Cancel removes it and the mark. With more schedules than one page of
+ * the listing, the dialog lists them all (it follows the pages), and a
+ * failed one shows its reason.
  */
 import assert from "node:assert/strict";
 import { startDemo } from "../../demo/main.ts";
 import { engineTest, type Page } from "../helpers/browser.ts";
 import { DEMO_PASSWORD, editInBrowser } from "../helpers/demo.ts";
 import type { ScheduleListing } from "../../core/protocol/mod.ts";
+import { KvContentStore } from "../../server/store/kv/mod.ts";
 
 const DIALOG = "cms-schedule";
 
@@ -129,4 +132,73 @@ engineTest(
       await Deno.remove(dataDir, { recursive: true });
     }
   },
+);
+
+engineTest(
+  "publish at: the dialog lists every page of schedules, failed ones with their reason",
+  async (_t, browser) => {
+    const dataDir = await Deno.makeTempDir({ prefix: "cms-schedp-" });
+    // 120 schedules (a listing page holds 100): 119 of the body, then the
+    // latest, of the title, failed, on the second page.
+    const kv = await Deno.openKv(`${dataDir}/content.kv`);
+    const store = new KvContentStore(kv);
+    const base = Date.now() + 86400_000;
+    for (let i = 0; i < 120; i++) {
+      const last = i === 119;
+      const at = new Date(base + i * 60_000).toISOString();
+      await store.addSchedule({
+        id: `s${String(i).padStart(3, "0")}`,
+        at,
+        fields: [{
+          collection: "pages",
+          key: "home",
+          field: last ? "title" : "body",
+        }],
+        editor: "Editor",
+        created: at,
+      });
+      if (last) {
+        await store.failSchedule("s119", {
+          at,
+          reason: "Refused by the store: record too large",
+        });
+      }
+    }
+    kv.close();
+    const demo = await startDemo({
+      port: 0,
+      dataDir,
+      password: DEMO_PASSWORD,
+      publishMode: "draft",
+    });
+    const page = await browser.newPage();
+    try {
+      await editInBrowser(page, demo.url);
+      assert.ok((await listing(page)).next, "the listing has a second page");
+      await clickIn(page, "cms-edit-bar", "Publish at…");
+      await page.waitFor(
+        (sel) =>
+          document.querySelector(sel)?.shadowRoot?.querySelectorAll("li")
+            .length === 120,
+        { timeout: 10_000 },
+        DIALOG,
+      );
+      const rows = await page.evaluate(
+        (sel) =>
+          [...document.querySelector(sel)!.shadowRoot!.querySelectorAll("li")]
+            .map((li) => li.textContent ?? ""),
+        DIALOG,
+      );
+      assert.match(
+        rows[119],
+        /Not published: Refused by the store: record too large/,
+      );
+      assert.match(rows[119], /Dismiss/);
+    } finally {
+      await page.close();
+      await demo.close();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+  ["chromium"],
 );

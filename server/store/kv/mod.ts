@@ -23,7 +23,13 @@ import type {
 } from "../types.ts";
 import { checkRetention } from "../_revision.ts";
 import { RecordQueue } from "../_queue.ts";
-import type { Schedule, ScheduleFiring, ScheduleStore } from "../schedule.ts";
+import type {
+  Schedule,
+  ScheduleFailure,
+  ScheduleFiring,
+  ScheduleQuery,
+  ScheduleStore,
+} from "../schedule.ts";
 import type { KvAt } from "./_layout.ts";
 import { getRecord, updateRecord } from "./_records.ts";
 import { revision, revisions } from "./_history.ts";
@@ -32,7 +38,10 @@ import { KV_MAX_PUBLISH, publish } from "./_publish.ts";
 import {
   addSchedule,
   cancelSchedule,
+  failSchedule,
   fireSchedule,
+  getSchedule,
+  scheduleCount,
   schedules,
 } from "./_schedules.ts";
 import { dump, load } from "./_dump.ts";
@@ -181,9 +190,24 @@ export class KvContentStore implements HistoryStore, DraftStore, ScheduleStore {
     return addSchedule(this.#at, schedule);
   }
 
-  /** Every pending and failed schedule, soonest first. */
-  schedules(): Promise<Schedule[]> {
-    return schedules(this.#at);
+  /** The pending and failed schedules `query` selects, soonest first. */
+  schedules(query?: ScheduleQuery): Promise<Schedule[]> {
+    return schedules(this.#at, query);
+  }
+
+  /** Schedule `id`, pending or failed; `null` when there is none. */
+  schedule(id: string): Promise<Schedule | null> {
+    return getSchedule(this.#at, id);
+  }
+
+  /** How many schedules (pending and failed) are kept. */
+  scheduleCount(): Promise<number> {
+    return scheduleCount(this.#at);
+  }
+
+  /** Marks pending schedule `id` failed; `null` when it is not pending. */
+  failSchedule(id: string, failure: ScheduleFailure): Promise<Schedule | null> {
+    return failSchedule(this.#at, id, failure);
   }
 
   /** Removes a pending or failed schedule; `false` when there is none. */

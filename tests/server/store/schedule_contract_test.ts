@@ -145,6 +145,62 @@ const cases: Record<string, Case> = {
       fired?.failed?.reason,
     );
   },
+
+  "pages, the due ones and the count read by time": async (open) => {
+    const store = await open();
+    const at = (n: number) => new Date(Date.parse(PAST) + n * 1000);
+    // Two at the same time: ordered by id.
+    const made = [3, 1, 2, 2, 5].map((n, i) =>
+      schedule(["title"], { at: at(n).toISOString(), id: `s${i}` })
+    );
+    for (const s of made) await store.addSchedule(s);
+    const order = ["s1", "s2", "s3", "s0", "s4"];
+    assert.equal(await store.scheduleCount(), 5);
+    const ids = (list: Schedule[]) => list.map((s) => s.id);
+    assert.deepEqual(ids(await store.schedules()), order);
+    const first = await store.schedules({ limit: 2 });
+    assert.deepEqual(ids(first), ["s1", "s2"]);
+    const second = await store.schedules({ after: first[1], limit: 2 });
+    assert.deepEqual(ids(second), ["s3", "s0"]);
+    assert.deepEqual(
+      ids(await store.schedules({ after: second[1], limit: 2 })),
+      ["s4"],
+    );
+    // Due at 2 s: the ones at 1 s and 2 s (the bound is inclusive).
+    assert.deepEqual(
+      ids(await store.schedules({ dueBy: at(2).getTime() })),
+      ["s1", "s2", "s3"],
+    );
+    assert.deepEqual((await store.schedule("s4"))?.at, at(5).toISOString());
+    assert.equal(await store.schedule("nope"), null);
+    // A failed one is listed, but is neither pending nor due.
+    const failure = { at: PAST, reason: "Not published: too large" };
+    const failed = await store.failSchedule("s2", failure);
+    assert.deepEqual(failed?.failed, failure);
+    assert.equal(await store.failSchedule("s2", failure), null);
+    assert.equal(await store.failSchedule("nope", failure), null);
+    assert.deepEqual(
+      ids(await store.schedules({ dueBy: at(2).getTime() })),
+      ["s1", "s3"],
+    );
+    assert.deepEqual(
+      ids(await store.schedules({ pending: true, limit: 1 })),
+      ["s1"],
+    );
+    assert.deepEqual((await store.schedule("s2"))?.failed, failure);
+    assert.equal(await store.fireSchedule("s2"), null);
+    assert.equal(await store.cancelSchedule("s2"), true);
+    assert.equal(await store.scheduleCount(), 4);
+    assert.deepEqual(ids(await store.schedules()), ["s1", "s3", "s0", "s4"]);
+    // Firing removes it from the index too.
+    await draft(store, "title", "x");
+    assert.equal((await store.fireSchedule("s1"))?.failed, undefined);
+    assert.equal(await store.scheduleCount(), 3);
+    assert.deepEqual(
+      ids(await store.schedules({ dueBy: at(9).getTime() })),
+      ["s3", "s0", "s4"],
+    );
+  },
 };
 
 function contract(
@@ -200,4 +256,28 @@ contract("PostgresContentStore", async () => {
       }
     },
   ];
+});
+
+Deno.test("KV: schedules stored before the index by time are indexed on first use", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cms-kv-sched-old-" });
+  const kv = await Deno.openKv(`${dir}/old.kv`);
+  try {
+    // As an older version kept them: the schedule entry only.
+    const due = schedule(["title"], { id: "old-due" });
+    const later = schedule(["title"], { id: "old-later", at: FUTURE });
+    await kv.set(["cms", 4, due.id], due);
+    await kv.set(["cms", 4, later.id], later);
+    const store = new KvContentStore(kv);
+    await draft(store, "title", "x");
+    assert.deepEqual(
+      (await store.schedules({ dueBy: Date.now() })).map((s) => s.id),
+      ["old-due"],
+    );
+    assert.equal(await store.scheduleCount(), 2);
+    assert.equal((await store.fireSchedule("old-due"))?.failed, undefined);
+    assert.deepEqual((await store.schedules()).map((s) => s.id), [later.id]);
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
