@@ -17,6 +17,7 @@ import { createModel, type Field, type Model } from "./model.ts";
 import { makePlain, plainEvents } from "./regions.ts";
 import { type ImageRegions, imageRegions } from "./image_regions.ts";
 import type { RichTextController } from "./rich_types.ts";
+import { type Refusal, refuse } from "./refusal.ts";
 import { saveField } from "./save.ts";
 import { barStatus } from "./status.ts";
 
@@ -94,6 +95,8 @@ interface Session {
   unguard?: () => void;
   /** The field of the region focused last. */
   focused?: PageField;
+  /** The refusal shown (status and toast) until its toast goes. */
+  refusal?: string;
   /** Asks for a bar render (once per task). */
   render(): void;
   unmount(): void;
@@ -160,7 +163,15 @@ function open(s: Session, options: MountOptions, table?: Labels): void {
   s.bar = createBar(s.kit, cfg.editor, barActions(s));
   s.render = renderer(s);
   s.images = sessionImages(s);
-  s.cleanups.push(...regionListeners(s));
+  s.cleanups.push(
+    ...regionListeners(s),
+    s.kit.listen<CustomEvent<Partial<Refusal>>>(
+      document,
+      "cms:error",
+      ({ detail: d }) =>
+        refused(s, d.message ?? t("notSaved", { reason: d.reason! })),
+    ),
+  );
   renderBarNow(s);
 }
 
@@ -224,6 +235,20 @@ async function attachFeatures(
   }
 }
 
+/**
+ * Shows a refusal (any `cms:error`: a save, publish, upload… the server or
+ * the network refused) in the bar's status and a toast, until the toast
+ * goes (closed, replaced, or new changes begin).
+ */
+function refused(s: Session, message: string): void {
+  s.bar.toast(message, [], () => {
+    s.refusal = undefined;
+    s.render();
+  });
+  s.refusal = message;
+  s.render();
+}
+
 /** The image regions of the session: an upload's URL becomes an edit. */
 function sessionImages(s: Session): ImageRegions {
   return imageRegions({
@@ -233,10 +258,12 @@ function sessionImages(s: Session): ImageRegions {
     // The edit paints every region of the field (see `paint`).
     done: (el, url) => s.model.edit(el.getAttribute("data-cms-field")!, url),
     failed: (el, status, reason) =>
-      emit("cms:error", {
-        field: el.getAttribute("data-cms-field"),
+      refuse({
+        action: "upload",
+        field: el.getAttribute("data-cms-field")!,
         status,
         reason,
+        message: t("uploadFailed", { reason }),
         upload: true,
       }),
   });
@@ -271,7 +298,8 @@ function barActions(s: Session): BarAction[] {
       hint: t("saveHint"),
       keys: "Control+S Meta+S",
     },
-    // Settings and History only when the page config says they exist.
+    // Settings unless the page config turns it off (a host without a
+    // drawer); History only when the page config names its endpoint.
     ...s.cfg.settings
       ? [
         {
@@ -317,6 +345,8 @@ function paint(s: Session, f: PageField): void {
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, marks];
   }
   f.els.forEach((el) => markRegion(el, mark));
+  // New changes begin: the last toast (a refusal, "Published: …") goes.
+  if (mark === "dirty") s.bar.toast("");
   s.render();
 }
 
@@ -341,7 +371,9 @@ const guard = (e: Event) => e.preventDefault();
 /** Renders the bar's status now; guards unload while something is dirty. */
 function renderBarNow(s: Session): void {
   const status = s.model.status();
-  s.bar.status(...barStatus(status, navigator.onLine, s.drafts));
+  s.bar.status(
+    ...barStatus(status, navigator.onLine, s.drafts, s.refusal),
+  );
   // The unload guard exists only while something is dirty (bfcache stays
   // usable, and registering it is not free).
   if (status.dirty) s.unguard ??= s.kit.listen(window, "beforeunload", guard);
@@ -368,7 +400,12 @@ async function showHistory(s: Session): Promise<void> {
     id: f.id,
     label: fieldLabel(f.field, f.els[0]),
     rich: f.rich,
-    restore: (value) => (s.model.edit(f.id, value), s.model.save()),
+    async restore(value) {
+      s.model.edit(f.id, value);
+      await s.model.save();
+      const e = f.error;
+      if (e) throw t("notRestored", { reason: e.reason });
+    },
   });
 }
 
@@ -579,7 +616,14 @@ async function startEditors(
         label: f.field,
         onChange: (value) => model.edit(f.id, value),
         onError: (status, reason) =>
-          emit("cms:error", { field: f.id, status, reason, upload: true }),
+          refuse({
+            action: "upload",
+            field: f.id,
+            status,
+            reason,
+            message: t("uploadFailed", { reason }),
+            upload: true,
+          }),
       });
     }
   }

@@ -23,6 +23,7 @@ import type {
 import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
+import { reasonOf, refuse } from "./refusal.ts";
 
 /** A field of the page: its address, regions and name. */
 export interface PublishField {
@@ -173,7 +174,14 @@ async function publish(v: View) {
   const { bar, byId, drafted } = v;
   bar.status("saving", t("publishing"));
   const published = await publishDrafts(url(v, "publish"), drafted.fields, byId)
-    .catch((why: string) => void bar.status("error", why));
+    .catch((r: [number, string, string]) =>
+      void refuse({
+        action: "publish",
+        status: r[0],
+        reason: r[1],
+        message: r[2],
+      })
+    );
   if (published) {
     apply(v, drafted.published(published));
     const fields = published.map((id) => byId.get(id)?.label ?? id);
@@ -198,7 +206,14 @@ async function discard(v: View) {
       body: JSON.stringify({ field: id } satisfies DiscardBody),
     }).catch(() => null);
     if (!res?.ok) {
-      v.bar.status("error", t("notDiscarded"));
+      const reason = await reasonOf(res);
+      refuse({
+        action: "discard",
+        field: id,
+        status: res?.status ?? 0,
+        reason,
+        message: `${t("notDiscarded")}: ${reason}`,
+      });
       return render(v);
     }
     apply(v, v.drafted.published([id]));
@@ -280,7 +295,7 @@ export function attachPublish(
 /**
  * Publishes `list` with the versions the editor sees, so a draft someone
  * else changed is a 409, never published over. Resolves with what went
- * live; rejects with the status text to show.
+ * live; rejects with the status, the reason and the text to show.
  */
 async function publishDrafts(
   to: URL,
@@ -301,7 +316,12 @@ async function publishDrafts(
     const { published } = await res.json() as PublishAnswer;
     return published;
   }
-  throw res?.status === 409 ? t("notPublishedConflict") : t("notPublished", {
-    reason: res ? await res.text() : t("offlineReason"),
-  });
+  const reason = await reasonOf(res);
+  throw [
+    res?.status ?? 0,
+    reason,
+    res?.status === 409
+      ? t("notPublishedConflict")
+      : t("notPublished", { reason }),
+  ];
 }
