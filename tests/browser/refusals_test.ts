@@ -5,8 +5,9 @@
  * (status and toast) and in the panel that asked, and nothing refused is
  * marked saved or published; a toast leaves when typing starts. The page
  * sits inside a host `<form>` whose submit would navigate: clicking every
- * control the editor adds (bar, image panel, media library, history, rich
- * toolbar and its link dialog, list controls) submits nothing.
+ * control the editor adds (bar, schedule dialog, image panel, media
+ * library, history, rich toolbar and its link dialog, list controls)
+ * submits nothing.
  *
  * @module
  */
@@ -282,5 +283,159 @@ Deno.test({
       await Deno.remove(file);
     }
     assert.equal(hits.filter((h) => h.endsWith(" /left")).length, 0);
+  },
+});
+
+/**
+ * Buttons that would submit a form without a handler of ours: every
+ * button in the document and in open shadow roots that is a submit button
+ * of a form with no `onsubmit` (a panel's Apply has one; the host's own
+ * submit button is left out).
+ */
+function loose(page: Page) {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const walk = (root: Document | ShadowRoot) => {
+      for (const el of root.querySelectorAll("*")) {
+        if (el.shadowRoot) walk(el.shadowRoot);
+        const b = el as HTMLButtonElement;
+        if (
+          el.tagName === "BUTTON" && b.type === "submit" && b.form &&
+          !b.form.onsubmit && b.textContent !== "Host submit"
+        ) found.push(b.textContent || b.getAttribute("aria-label") || "?");
+      }
+    };
+    walk(document);
+    return found;
+  });
+}
+
+/** Clicks every button of `host`'s shadow root but `skip`; answers their
+ * names, and whether the page is still the same document after each. */
+function clickAll(page: Page, host: string, skip: string[] = []) {
+  return page.evaluate(
+    async (host, skip) => {
+      const root = document.querySelector(host)?.shadowRoot;
+      if (!root) throw new Error(`no ${host}`);
+      const names: string[] = [];
+      for (const b of [...root.querySelectorAll("button")]) {
+        const name = b.getAttribute("aria-label") || b.textContent || "";
+        if (skip.some((s) => name.startsWith(s)) || !b.isConnected) continue;
+        b.click();
+        names.push(name);
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      return names;
+    },
+    host,
+    skip,
+  );
+}
+
+const stayed = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { stay?: number }).stay);
+
+Deno.test({
+  name:
+    "refusals: inside a host <form>, no control the editor adds submits it (bar, schedule, image panel, media library, history, rich toolbar, link dialog, list controls) [chromium]",
+  ignore: !engines().includes("chromium"),
+  fn: async () => {
+    const { server, hits } = await refusingSite();
+    try {
+      await withBrowser("chromium", async (browser) => {
+        const page = await browser.newPage();
+        // A navigation's "Leave site?" prompt is answered "stay".
+        page.puppeteer?.on("dialog", (d) => void d.dismiss());
+        await page.goto(`${server.url}/`);
+        await statusIs(page, "^2 unpublished changes$");
+        await page.evaluate(() => {
+          (globalThis as unknown as { stay: number }).stay = 1;
+          globalThis.confirm = () => false;
+        });
+        const clicked: string[] = [];
+        const check = async (what: string) => {
+          assert.equal(await stayed(page), 1, `${what} navigated`);
+          assert.deepEqual(await loose(page), [], `${what}: submit buttons`);
+        };
+
+        // The edit bar (Done leaves by design; History opens its panel).
+        clicked.push(
+          ...await clickAll(page, "cms-edit-bar", ["Done", "History"]),
+        );
+        await check("edit bar");
+        // "Publish at…" opened the schedule dialog.
+        await page.waitFor("cms-schedule", { timeout: 10_000 });
+        clicked.push(...await clickAll(page, "cms-schedule"));
+        await check("schedule dialog");
+        await press(page, "cms-edit-bar", "History");
+        await page.waitFor("cms-history", { timeout: 10_000 });
+        await page.waitFor(
+          () =>
+            document.querySelector("cms-history")?.shadowRoot
+              ?.querySelector("li:nth-child(2) button"),
+          { timeout: 10_000 },
+        );
+        await press(page, "cms-history", "Restore");
+        await check("history compare");
+        clicked.push(
+          ...await clickAll(page, "cms-history", ["Restore this version"]),
+        );
+        await check("history");
+
+        // The image field's panel and the media library.
+        await page.click("img");
+        await page.waitFor("cms-image-field", { timeout: 10_000 });
+        await check("image panel");
+        await press(page, "cms-image-field", "Replace");
+        await check("Replace");
+        await press(page, "cms-image-field", "Choose from library");
+        await page.waitFor("cms-media-library", { timeout: 10_000 });
+        await check("media library");
+        clicked.push(...await clickAll(page, "cms-media-library"));
+        await check("media library buttons");
+        clicked.push(...await clickAll(page, "cms-image-field"));
+        await check("image panel buttons");
+
+        // The rich toolbar, its link dialog, and the list controls.
+        await page.click('[data-cms-field="pages:home:body"] p');
+        await page.waitFor(
+          () =>
+            document.querySelector("cms-rich-toolbar")?.shadowRoot
+              ?.querySelector("button"),
+          { timeout: 10_000 },
+        );
+        clicked.push(...await clickAll(page, "cms-rich-toolbar"));
+        await check("rich toolbar and link dialog");
+        clicked.push(...await clickAll(page, "cms-rich-toolbar"));
+        await check("rich toolbar, again");
+        await page.click('[data-cms-field="pages:home:features.0"]');
+        await page.waitFor(
+          () =>
+            document.querySelector("cms-list")?.shadowRoot
+              ?.querySelector("button"),
+          { timeout: 10_000 },
+        );
+        clicked.push(...await clickAll(page, "cms-list"));
+        await check("list controls");
+
+        for (
+          const name of [
+            "Save",
+            "Settings",
+            "Publish at…",
+            "Back",
+            "Close",
+            "Replace",
+            "Cancel",
+            "Link",
+            "Add item",
+          ]
+        ) assert.ok(clicked.includes(name), `${name} was clicked: ${clicked}`);
+      });
+    } finally {
+      await server.close();
+    }
+    assert.deepEqual(hits.filter((h) => h.endsWith(" /left")), []);
+    assert.equal(hits.filter((h) => h === "GET /").length, 1);
   },
 });
