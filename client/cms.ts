@@ -97,6 +97,8 @@ interface Session {
   focused?: PageField;
   /** The refusal shown (status and toast) until its toast goes. */
   refusal?: string;
+  /** The field whose refused save the toast shows. */
+  toasted?: string;
   /** Asks for a bar render (once per task). */
   render(): void;
   unmount(): void;
@@ -165,11 +167,16 @@ function open(s: Session, options: MountOptions, table?: Labels): void {
   s.images = sessionImages(s);
   s.cleanups.push(
     ...regionListeners(s),
-    s.kit.listen<CustomEvent<Partial<Refusal>>>(
+    s.kit.listen<CustomEvent<Refusal>>(
       document,
       "cms:error",
-      ({ detail: d }) =>
-        refused(s, d.message ?? t("notSaved", { reason: d.reason! })),
+      ({ detail }) => refused(s, detail),
+    ),
+    // A save refused before (retried, or saved again) went through.
+    s.kit.listen<CustomEvent<{ field: string }>>(
+      document,
+      "cms:saved",
+      ({ detail }) => s.toasted === detail.field && s.bar.toast(""),
     ),
   );
   renderBarNow(s);
@@ -237,15 +244,19 @@ async function attachFeatures(
 
 /**
  * Shows a refusal (any `cms:error`: a save, publish, upload… the server or
- * the network refused) in the bar's status and a toast, until the toast
- * goes (closed, replaced, or new changes begin).
+ * the network refused) in a toast, until it goes (closed, replaced, new
+ * changes begin, or the refused save went through). A refused save is in
+ * the status already (the model's failed field); any other refusal is
+ * shown there too while its toast is.
  */
-function refused(s: Session, message: string): void {
+function refused(s: Session, d: Partial<Refusal>): void {
+  const message = d.message ?? t("notSaved", { reason: d.reason! });
   s.bar.toast(message, [], () => {
-    s.refusal = undefined;
+    s.refusal = s.toasted = undefined;
     s.render();
   });
-  s.refusal = message;
+  if (d.message) s.refusal = message;
+  else s.toasted = d.field;
   s.render();
 }
 
