@@ -8,6 +8,7 @@
 
 import { addressReader, type FieldAddress } from "../core/address.ts";
 import { createBar } from "./bar.ts";
+import { type BarRefusals, barRefusals } from "./bar_refusals.ts";
 import type { BarAction, EditBar } from "./bar_types.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
@@ -17,7 +18,7 @@ import { createModel, type Field, type Model } from "./model.ts";
 import { makePlain, plainEvents } from "./regions.ts";
 import { type ImageRegions, imageRegions } from "./image_regions.ts";
 import type { RichTextController } from "./rich_types.ts";
-import { type Refusal, refuse } from "./refusal.ts";
+import { uploadRefused } from "./refusal.ts";
 import { saveField } from "./save.ts";
 import { barStatus } from "./status.ts";
 
@@ -95,10 +96,8 @@ interface Session {
   unguard?: () => void;
   /** The field of the region focused last. */
   focused?: PageField;
-  /** The refusal shown (status and toast) until its toast goes. */
-  refusal?: string;
-  /** The field whose refused save the toast shows. */
-  toasted?: string;
+  /** Refusals in the bar's toast (and status). */
+  refusals: BarRefusals;
   /** Asks for a bar render (once per task). */
   render(): void;
   unmount(): void;
@@ -165,20 +164,8 @@ function open(s: Session, options: MountOptions, table?: Labels): void {
   s.bar = createBar(s.kit, cfg.editor, barActions(s));
   s.render = renderer(s);
   s.images = sessionImages(s);
-  s.cleanups.push(
-    ...regionListeners(s),
-    s.kit.listen<CustomEvent<Refusal>>(
-      document,
-      "cms:error",
-      ({ detail }) => refused(s, detail),
-    ),
-    // A save refused before (retried, or saved again) went through.
-    s.kit.listen<CustomEvent<{ field: string }>>(
-      document,
-      "cms:saved",
-      ({ detail }) => s.toasted === detail.field && s.bar.toast(""),
-    ),
-  );
+  s.refusals = barRefusals(s.kit, s.bar, s.render);
+  s.cleanups.push(...regionListeners(s), s.refusals.stop);
   renderBarNow(s);
 }
 
@@ -242,24 +229,6 @@ async function attachFeatures(
   }
 }
 
-/**
- * Shows a refusal (any `cms:error`: a save, publish, upload… the server or
- * the network refused) in a toast, until it goes (closed, replaced, new
- * changes begin, or the refused save went through). A refused save is in
- * the status already (the model's failed field); any other refusal is
- * shown there too while its toast is.
- */
-function refused(s: Session, d: Partial<Refusal>): void {
-  const message = d.message ?? t("notSaved", { reason: d.reason! });
-  s.bar.toast(message, [], () => {
-    s.refusal = s.toasted = undefined;
-    s.render();
-  });
-  if (d.message) s.refusal = message;
-  else s.toasted = d.field;
-  s.render();
-}
-
 /** The image regions of the session: an upload's URL becomes an edit. */
 function sessionImages(s: Session): ImageRegions {
   return imageRegions({
@@ -269,14 +238,7 @@ function sessionImages(s: Session): ImageRegions {
     // The edit paints every region of the field (see `paint`).
     done: (el, url) => s.model.edit(el.getAttribute("data-cms-field")!, url),
     failed: (el, status, reason) =>
-      refuse({
-        action: "upload",
-        field: el.getAttribute("data-cms-field")!,
-        status,
-        reason,
-        message: t("uploadFailed", { reason }),
-        upload: true,
-      }),
+      uploadRefused(el.getAttribute("data-cms-field")!, status, reason),
   });
 }
 
@@ -309,8 +271,7 @@ function barActions(s: Session): BarAction[] {
       hint: t("saveHint"),
       keys: "Control+S Meta+S",
     },
-    // Settings unless the page config turns it off (a host without a
-    // drawer); History only when the page config names its endpoint.
+    // Settings unless `settings: false`; History when its endpoint is set.
     ...s.cfg.settings
       ? [
         {
@@ -356,8 +317,7 @@ function paint(s: Session, f: PageField): void {
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, marks];
   }
   f.els.forEach((el) => markRegion(el, mark));
-  // New changes begin: the last toast (a refusal, "Published: …") goes.
-  if (mark === "dirty") s.bar.toast("");
+  if (mark === "dirty") s.bar.toast(""); // new changes: the last toast goes
   s.render();
 }
 
@@ -383,7 +343,7 @@ const guard = (e: Event) => e.preventDefault();
 function renderBarNow(s: Session): void {
   const status = s.model.status();
   s.bar.status(
-    ...barStatus(status, navigator.onLine, s.drafts, s.refusal),
+    ...barStatus(status, navigator.onLine, s.drafts, s.refusals.text),
   );
   // The unload guard exists only while something is dirty (bfcache stays
   // usable, and registering it is not free).
@@ -414,8 +374,7 @@ async function showHistory(s: Session): Promise<void> {
     async restore(value) {
       s.model.edit(f.id, value);
       await s.model.save();
-      const e = f.error;
-      if (e) throw t("notRestored", { reason: e.reason });
+      if (f.error) throw t("notRestored", { reason: f.error.reason });
     },
   });
 }
@@ -626,15 +585,7 @@ async function startEditors(
         mediaBase: cfg.mediaBase || undefined,
         label: f.field,
         onChange: (value) => model.edit(f.id, value),
-        onError: (status, reason) =>
-          refuse({
-            action: "upload",
-            field: f.id,
-            status,
-            reason,
-            message: t("uploadFailed", { reason }),
-            upload: true,
-          }),
+        onError: (status, reason) => uploadRefused(f.id, status, reason),
       });
     }
   }

@@ -69,3 +69,18 @@ export function refuse(refusal: Refusal): string {
   document.dispatchEvent(new CustomEvent("cms:error", { detail: refusal }));
   return refusal.message;
 }
+
+/** Reports a refused upload for `field` (`upload: true` for older hosts). */
+export const uploadRefused = (
+  field: string,
+  status: number,
+  reason: string,
+): string =>
+  refuse({
+    action: "upload",
+    field,
+    status,
+    reason,
+    message: t("uploadFailed", { reason }),
+    upload: true,
+  });
