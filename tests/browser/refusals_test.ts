@@ -1,7 +1,7 @@
 /**
  * Refusals and the host page, in Chromium, against canned endpoints that
- * refuse everything: each refusal (publish, discard, upload, media
- * library, save, restore) shows the server's reason in the edit bar
+ * refuse everything: each refusal (publish, discard, schedule, upload,
+ * media library, save, restore) shows the server's reason in the edit bar
  * (status and toast) and in the panel that asked, and nothing refused is
  * marked saved or published; a toast leaves when typing starts. The page
  * sits inside a host `<form>` whose submit would navigate: clicking every
@@ -152,7 +152,7 @@ const statusIs = (page: Page, re: string) =>
 
 Deno.test({
   name:
-    "refusals: publish, discard, upload, library, save and restore each show the server's reason in the bar and the panel; nothing is marked saved or published [chromium]",
+    "refusals: publish, discard, schedule, upload, library, save and restore each show the server's reason in the bar and the panel; nothing is marked saved or published [chromium]",
   ignore: !engines().includes("chromium"),
   fn: async () => {
     const { server, hits } = await refusingSite();
@@ -192,6 +192,16 @@ Deno.test({
         assert.equal(seen.status, "Not discarded: HTTP 500");
         assert.equal(seen.toast, "Not discarded: HTTP 500");
         assert.ok(seen.buttons.includes("Publish (2)"));
+
+        // Publish at…: in the dialog and in the bar.
+        await press(page, "cms-edit-bar", "Publish at");
+        await page.waitFor("cms-schedule", { timeout: 10_000 });
+        await press(page, "cms-schedule", "Schedule");
+        const late = "Not scheduled: Publish too large for this server";
+        await waitText(page, "cms-schedule", ".e", `^${late}$`);
+        await statusIs(page, `^${late}$`);
+        assert.equal((await bar(page)).toast, late);
+        await press(page, "cms-schedule", "Close");
 
         // The image field's upload: in its panel and in the bar.
         await page.click("img");
