@@ -39,8 +39,7 @@ pre{margin:0 0 var(--sp);background:var(--bg2);padding:8px;font:12px/1.4 ui-mono
 
 /** Makes one bar button. */
 function barButton(kit: Kit, a: BarAction): HTMLButtonElement {
-  // A button in a shadow root belongs to no form: no `type` needed.
-  const b = kit.h("button", {}, a.label);
+  const b = kit.h("button", {}, a.label); // type="button" (see `h`)
   if (a.primary) b.className = "p";
   if (a.icon) b.prepend(kit.Icon(a.icon));
   if (a.hint) b.title = a.hint;
@@ -77,6 +76,8 @@ export function createBar(
   document.body.append(host);
   const offs = [altCount(kit, row), reserve(bar)];
   let queue = Promise.resolve<ConflictChoice>("cancel");
+  /** Called when the toast shown goes (hidden or replaced). */
+  let left: (() => void) | undefined;
   return {
     status(state, message) {
       if (bar.getAttribute("data-state") !== state) {
@@ -84,15 +85,23 @@ export function createBar(
       }
       if (text.textContent !== message) text.textContent = message;
     },
-    toast(message, more = []) {
-      const hide = () => toast.hidden = true;
+    toast(message, more = [], gone) {
+      const hide = () => {
+        toast.hidden = true;
+        const g = left;
+        left = undefined;
+        g?.();
+      };
       const wrap = (a: BarAction) => ({ ...a, run: () => (hide(), a.run()) });
+      hide();
+      if (!message) return;
       toast.replaceChildren(
         h("span", {}, message),
         ...more.map((a) => button(wrap(a))),
         button({ label: t("ok"), run: hide }),
       );
       toast.hidden = false;
+      left = gone;
     },
     // The dialog is a lazy chunk: conflicts are rare.
     conflict: (field, mine, stored) =>

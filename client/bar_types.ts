@@ -41,9 +41,10 @@ export interface EditBar {
   status(state: BarState, text: string): void;
   /**
    * Shows a toast above the bar with `actions` (each hides it) and a
-   * close button; a new toast replaces the last.
+   * close button; a new toast replaces the last, an empty `text` hides it.
+   * `gone` is called once when this toast is hidden or replaced.
    */
-  toast(text: string, actions?: BarAction[]): void;
+  toast(text: string, actions?: BarAction[], gone?: () => void): void;
   /** Asks the editor to resolve a conflict; one dialog at a time. */
   conflict(
     field: string,

@@ -8,6 +8,7 @@
 
 import { addressReader, type FieldAddress } from "../core/address.ts";
 import { createBar } from "./bar.ts";
+import { type BarRefusals, barRefusals } from "./bar_refusals.ts";
 import type { BarAction, EditBar } from "./bar_types.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
@@ -18,6 +19,7 @@ import { createModel, type Field, type Model } from "./model.ts";
 import { makePlain, plainEvents } from "./regions.ts";
 import { type ImageRegions, imageRegions } from "./image_regions.ts";
 import type { RichTextController } from "./rich_types.ts";
+import { uploadRefused } from "./refusal.ts";
 import { saveField } from "./save.ts";
 import { barStatus } from "./status.ts";
 
@@ -95,6 +97,8 @@ interface Session {
   unguard?: () => void;
   /** The field of the region focused last. */
   focused?: PageField;
+  /** Refusals in the bar's toast (and status). */
+  refusals: BarRefusals;
   /** Asks for a bar render (once per task). */
   render(): void;
   unmount(): void;
@@ -161,7 +165,8 @@ function open(s: Session, options: MountOptions, table?: Labels): void {
   s.bar = createBar(s.kit, cfg.editor, barActions(s));
   s.render = renderer(s);
   s.images = sessionImages(s);
-  s.cleanups.push(...regionListeners(s));
+  s.refusals = barRefusals(s.kit, s.bar, s.render);
+  s.cleanups.push(...regionListeners(s), s.refusals.stop);
   renderBarNow(s);
 }
 
@@ -234,12 +239,7 @@ function sessionImages(s: Session): ImageRegions {
     // The edit paints every region of the field (see `paint`).
     done: (el, url) => s.model.edit(el.getAttribute("data-cms-field")!, url),
     failed: (el, status, reason) =>
-      emit("cms:error", {
-        field: el.getAttribute("data-cms-field"),
-        status,
-        reason,
-        upload: true,
-      }),
+      uploadRefused(el.getAttribute("data-cms-field")!, status, reason),
   });
 }
 
@@ -272,7 +272,7 @@ function barActions(s: Session): BarAction[] {
       hint: t("saveHint"),
       keys: "Control+S Meta+S",
     },
-    // Settings and History only when the page config says they exist.
+    // Settings unless `settings: false`; History when its endpoint is set.
     ...s.cfg.settings
       ? [
         {
@@ -318,6 +318,7 @@ function paint(s: Session, f: PageField): void {
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, marks];
   }
   f.els.forEach((el) => markRegion(el, mark));
+  if (mark === "dirty") s.bar.toast(""); // new changes: the last toast goes
   s.render();
 }
 
@@ -342,7 +343,9 @@ const guard = (e: Event) => e.preventDefault();
 /** Renders the bar's status now; guards unload while something is dirty. */
 function renderBarNow(s: Session): void {
   const status = s.model.status();
-  s.bar.status(...barStatus(status, navigator.onLine, s.drafts));
+  s.bar.status(
+    ...barStatus(status, navigator.onLine, s.drafts, s.refusals.text),
+  );
   // The unload guard exists only while something is dirty (bfcache stays
   // usable, and registering it is not free).
   if (status.dirty) s.unguard ??= s.kit.listen(window, "beforeunload", guard);
@@ -370,7 +373,11 @@ async function showHistory(s: Session): Promise<void> {
     label: fieldName(f.field, f.els[0]),
     rich: f.rich,
     drafts: !!s.cfg.publish,
-    restore: (value) => (s.model.edit(f.id, value), s.model.save()),
+    async restore(value) {
+      s.model.edit(f.id, value);
+      await s.model.save();
+      if (f.error) throw t("notRestored", { reason: f.error.reason });
+    },
   });
 }
 
@@ -580,8 +587,7 @@ async function startEditors(
         mediaBase: cfg.mediaBase || undefined,
         label: f.field,
         onChange: (value) => model.edit(f.id, value),
-        onError: (status, reason) =>
-          emit("cms:error", { field: f.id, status, reason, upload: true }),
+        onError: (status, reason) => uploadRefused(f.id, status, reason),
       });
     }
   }

@@ -41,7 +41,7 @@ export interface CmsConfig {
   mediaBase: string;
   /**
    * Whether the edit bar shows Settings, which fires `cms:open-drawer` for
-   * the host's own panel. Default `false`.
+   * the host's own panel. Default `true`; `false` for a host without one.
    */
   settings: boolean;
   /**
@@ -83,7 +83,7 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     schedule: "",
     events: "",
     mediaBase: "",
-    settings: false,
+    settings: true,
     locale: "",
     locales: [],
   };

@@ -55,13 +55,18 @@ export function isolate(
   return { host, root };
 }
 
-/** Creates an element with attributes and children. */
+/**
+ * Creates an element with attributes and children. A `<button>` is
+ * `type="button"` unless `attrs` says otherwise: inside a host's `<form>`
+ * (or a panel's own) a click never submits it.
+ */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Record<string, string> = {},
   ...children: (Node | string)[]
 ): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
+  if (tag == "button") el.setAttribute("type", "button");
   for (const k in attrs) el.setAttribute(k, attrs[k]);
   el.append(...children);
   return el;

@@ -41,7 +41,8 @@ export interface HistoryTarget {
    * Default `false` (every save went live; no marks).
    */
   drafts?: boolean;
-  /** Puts `value` in the field and saves it. */
+  /** Puts `value` in the field and saves it; rejects with the text to
+   * show when the save is refused. */
   restore(value: string): Promise<void>;
 }
 
@@ -235,8 +236,13 @@ function compare(v: View, i: number): void {
   const cancel = h("button", {}, t("back"));
   restore.onclick = async () => {
     state.textContent = t("restoring");
-    await target.restore(value);
-    v.dialog.close();
+    try {
+      await target.restore(value);
+      v.dialog.close();
+    } catch (why) {
+      // Refused: the panel stays, saying why (the edit bar says it too).
+      state.textContent = `${why}`;
+    }
   };
   cancel.onclick = () => {
     body.replaceChildren(list);

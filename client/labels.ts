@@ -127,6 +127,7 @@ export const en = {
   restore: "Restore",
   restoreAt: "Restore the version of {when}",
   restoring: "Restoring…",
+  notRestored: "Not restored: {reason}",
   restoreThis: "Restore this version",
   back: "Back",
   restorePreview: "What restoring the version of {when} changes:",

@@ -113,6 +113,7 @@ const TEXTS = [
   "Wiederherstellen", // restore
   "Die Fassung vom {when} wiederherstellen", // restoreAt
   "Wird wiederhergestellt…", // restoring
+  "Nicht wiederhergestellt: {reason}", // notRestored
   "Diese Version wiederherstellen", // restoreThis
   "Zurück", // back
   "Was die Version vom {when} ändert:", // restorePreview

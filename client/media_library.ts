@@ -17,6 +17,7 @@ import type {
 } from "../core/protocol/mod.ts";
 import type { Kit } from "./dom.ts";
 import { chunkLabels, t } from "./labels.ts";
+import { reasonOf, refuse } from "./refusal.ts";
 import { THEME } from "./theme.ts";
 import { imageAttrs } from "./upload.ts";
 
@@ -356,8 +357,13 @@ async function load(v: Library, cursor: string | null): Promise<void> {
   if (ticket !== v.loading) return; // a newer search answered
   if (v.timer === undefined) v.list.removeAttribute("aria-busy");
   if (!res?.ok) {
-    const reason = res ? await res.text() : t("offlineReason");
-    v.status.textContent = libraryLabel("failed", { reason });
+    const reason = await reasonOf(res);
+    v.status.textContent = refuse({
+      action: "library",
+      status: res?.status ?? 0,
+      reason,
+      message: libraryLabel("failed", { reason }),
+    });
     return;
   }
   v.model.add(await res.json() as MediaLibraryPage);

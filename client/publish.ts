@@ -26,6 +26,7 @@ import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
 import { dateTime, t } from "./labels.ts";
 import { fieldName } from "./labels_field.ts";
+import { reasonOf, refuse } from "./refusal.ts";
 import { THEME } from "./theme.ts";
 
 /** A field of the page: its address, regions and name. */
@@ -191,7 +192,14 @@ async function publish(v: View, all = false) {
     url(v, "publish"),
     all ? null : drafted.fields,
     byId,
-  ).catch((why: string) => void bar.status("error", why));
+  ).catch((r: [number, string, string]) =>
+    void refuse({
+      action: "publish",
+      status: r[0],
+      reason: r[1],
+      message: r[2],
+    })
+  );
   if (published) {
     gone(v, published);
     apply(v, drafted.published(published));
@@ -271,7 +279,14 @@ async function discard(v: View) {
       body: JSON.stringify({ field: id } satisfies DiscardBody),
     }).catch(() => null);
     if (!res?.ok) {
-      v.bar.status("error", t("notDiscarded"));
+      const reason = await reasonOf(res);
+      refuse({
+        action: "discard",
+        field: id,
+        status: res?.status ?? 0,
+        reason,
+        message: `${t("notDiscarded")}: ${reason}`,
+      });
       return render(v);
     }
     apply(v, v.drafted.published([id]));
@@ -378,7 +393,7 @@ export function attachPublish(
  * Publishes `list` with the versions the editor sees, so a draft someone
  * else changed is a 409, never published over (`null`: every draft the
  * editor may publish). Resolves with what went live; rejects with the
- * status text to show.
+ * status, the reason and the text to show.
  */
 async function publishDrafts(
   to: URL,
@@ -401,7 +416,12 @@ async function publishDrafts(
     const { published } = await res.json() as PublishAnswer;
     return published;
   }
-  throw res?.status === 409 ? t("notPublishedConflict") : t("notPublished", {
-    reason: res ? await res.text() : t("offlineReason"),
-  });
+  const reason = await reasonOf(res);
+  throw [
+    res?.status ?? 0,
+    reason,
+    res?.status === 409
+      ? t("notPublishedConflict")
+      : t("notPublished", { reason }),
+  ];
 }

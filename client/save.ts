@@ -34,9 +34,12 @@ export async function saveField(
       body: JSON.stringify(body),
     });
     const h = (name: string) => res.headers.get(name) ?? undefined;
+    // A refusal's reason is plain text (or the 409's JSON); an HTML error
+    // page (a proxy's) is not one: the model then shows the status.
+    const html = /html/.test(h("content-type") ?? "");
     return {
       status: res.status,
-      text: res.status === 204 ? "" : await res.text(),
+      text: res.status === 204 || html ? "" : await res.text(),
       version: h(VERSION_HEADER),
       retryAfter: h("retry-after"),
       // Absent or 0 (our server sends a count ≥ 0): no count.

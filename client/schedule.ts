@@ -21,6 +21,7 @@ import type { EditBar } from "./bar_types.ts";
 import type { Kit } from "./dom.ts";
 import { chunkLabels, dateTime, t } from "./labels.ts";
 import { fieldName } from "./labels_field.ts";
+import { reasonOf, refuse } from "./refusal.ts";
 import { THEME } from "./theme.ts";
 
 /**
@@ -356,7 +357,13 @@ async function cancelSchedule(c: Scheduler, id: string) {
     paintMarks(c);
     return null;
   }
-  return res ? await res.text() : t("offlineReason");
+  const reason = await reasonOf(res);
+  return refuse({
+    action: "schedule",
+    status: res?.status ?? 0,
+    reason,
+    message: reason,
+  });
 }
 
 /**
@@ -381,8 +388,13 @@ async function sendSchedule(
     );
     return null;
   }
-  const reason = res ? await res.text() : t("offlineReason");
-  return scheduleLabel("notScheduled", { reason });
+  const reason = await reasonOf(res);
+  return refuse({
+    action: "schedule",
+    status: res?.status ?? 0,
+    reason,
+    message: scheduleLabel("notScheduled", { reason }),
+  });
 }
 
 /** Opens the "Publish at…" dialog. */

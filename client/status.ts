@@ -11,8 +11,10 @@ import type { ModelStatus } from "./model.ts";
 
 /**
  * The edit bar's state and text for `s`. Offline wins, then saving, then a
- * failure (with its retry time), then unsaved changes, then `drafts`
- * (fields saved but not published, in draft mode), then clean.
+ * failed save (with its retry time), then `refusal` (another request the
+ * server refused, e.g. a publish, while its toast shows), then unsaved
+ * changes, then `drafts` (fields saved but not published, in draft mode),
+ * then clean.
  *
  * @example
  * ```ts ignore
@@ -24,6 +26,7 @@ export function barStatus(
   s: ModelStatus,
   online: boolean,
   drafts = 0,
+  refusal?: string,
 ): [BarState, string] {
   const { dirty, saving, failed, removed } = s;
   const e = failed?.error;
@@ -36,6 +39,8 @@ export function barStatus(
     ? ["error", t("retrying", { reason, when: relative(failed.retryAt) })]
     : failed
     ? ["error", t("notSaved", { reason })]
+    : refusal
+    ? ["error", refusal]
     : dirty
     ? ["unsaved", t("unsaved", { n: dirty })]
     : drafts

@@ -7,6 +7,7 @@
  */
 
 import type { MediaAnswer } from "../core/protocol/mod.ts";
+import { reasonText } from "./refusal.ts";
 
 /** The media endpoint's 200 answer (`variants` and `processed` may be
  * missing from an older server). */
@@ -76,8 +77,11 @@ export function uploadImage(
     const fail = (status: number, text = "") =>
       reject({
         status,
-        reason: text.trim().slice(0, 200) ||
-          (status ? `HTTP ${status}` : "server unreachable"),
+        reason: reasonText(
+          status,
+          xhr.getResponseHeader("content-type"),
+          text,
+        ),
       });
     xhr.open("POST", url);
     // The media library shows and searches the file's name.

@@ -413,7 +413,10 @@ export interface CmsPageConfig {
   media?: string;
   /** History endpoint, e.g. `/api/cms/history`. Default: none (no History). */
   history?: string;
-  /** Show Settings (fires `cms:open-drawer`). Default `false`. */
+  /**
+   * Show Settings (fires `cms:open-drawer`). Default `true`; `false` hides
+   * it on a site without a settings drawer.
+   */
   settings?: boolean;
   /**
    * Public base URL of uploaded media (the media storage's `url("")`): pasted

@@ -79,6 +79,7 @@ export function createApp(options: AppOptions): Hono {
       history: "/api/cms/history",
       mediaBase: storage.url(""),
       exit: "/",
+      settings: false, // no settings drawer here
     }).replaceAll("<", "\\u003c");
     const tail = editor
       ? `<script type="application/json" id="cms-config">${config}</script>

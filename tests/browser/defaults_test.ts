@@ -2,7 +2,8 @@
  * Defaults that never drop an editor's work: with one options object fed
  * to both factories and no `mediaBase`, an image the media endpoint just
  * stored keeps `srcset` and `sizes` through the save endpoint; the edit bar
- * offers History and Settings only when the page config has them, and an
+ * is the spec's (Save, Settings, Done) by default, offers History only when
+ * the page config has it, hides Settings at `settings: false`, and an
  * unknown config key gets one warning.
  *
  * @module
@@ -101,7 +102,7 @@ function pageWith(config: Record<string, unknown>): string {
 
 Deno.test({
   name:
-    "defaults: History and Settings show only when the page config has them; an unknown key warns once [chromium]",
+    "defaults: the bar is Save, Settings (cms:open-drawer), Done; History only when configured; settings: false hides Settings; an unknown key warns once [chromium]",
   ignore: !engines().includes("chromium"),
   fn: async () => {
     const pages: Record<string, string> = {
@@ -109,8 +110,8 @@ Deno.test({
       "/full": pageWith({
         save: "/api/cms/save",
         history: "/api/cms/history",
-        settings: true,
       }),
+      "/nodrawer": pageWith({ save: "/api/cms/save", settings: false }),
     };
     const server = serve((req) => {
       const { pathname } = new URL(req.url);
@@ -139,7 +140,7 @@ Deno.test({
         const page = await browser.newPage();
         await page.goto(`${server.url}/bare`);
         const bare = await seen(page);
-        assert.deepEqual(bare.buttons, ["Save", "Done"]);
+        assert.deepEqual(bare.buttons, ["Save", "Settings", "Done"]);
         assert.deepEqual(bare.warnings, [
           "cms: unknown #cms-config key(s) ignored: histroy, colour",
         ]);
@@ -147,6 +148,22 @@ Deno.test({
         const full = await seen(page);
         assert.deepEqual(full.buttons, ["Save", "Settings", "History", "Done"]);
         assert.deepEqual(full.warnings, []);
+        // Settings opens the host's drawer, with the editor's name.
+        const drawer = await page.evaluate(() =>
+          new Promise<unknown>((resolve) => {
+            document.addEventListener(
+              "cms:open-drawer",
+              (e) => resolve((e as CustomEvent).detail),
+              { once: true },
+            );
+            const bar = document.querySelector("cms-edit-bar")!.shadowRoot!;
+            [...bar.querySelectorAll("button")]
+              .find((b) => b.textContent === "Settings")!.click();
+          })
+        );
+        assert.deepEqual(drawer, { editor: "" });
+        await page.goto(`${server.url}/nodrawer`);
+        assert.deepEqual((await seen(page)).buttons, ["Save", "Done"]);
       });
     } finally {
       await server.close();

@@ -172,6 +172,21 @@ clientSiteTest("image field: panel, upload with variants, save, Esc, drop", {
         IMG,
       );
       assert.equal(errors, "Not an image");
+      // The edit bar says so (status and toast) until its toast is closed.
+      await waitState(page, "error");
+      assert.deepEqual(
+        await page.evaluate(() => {
+          const root = document.querySelector("cms-edit-bar")!.shadowRoot!;
+          const toast = root.querySelector(".n")!;
+          const text = [
+            root.querySelector("[aria-live]")!.textContent,
+            toast.firstChild!.textContent,
+          ];
+          toast.querySelector("button")!.click(); // OK
+          return text;
+        }),
+        ["Upload failed: Not an image", "Upload failed: Not an image"],
+      );
       await waitState(page, "clean");
     });
   } finally {

@@ -60,7 +60,12 @@ export default define.page<typeof handler>(({ data, state }) => {
         <>
           <CmsConfig
             editing
-            config={{ editor: state.cms?.editor?.name, exit: "/" }}
+            // No settings drawer on this site: the edit bar hides Settings.
+            config={{
+              editor: state.cms?.editor?.name,
+              exit: "/",
+              settings: false,
+            }}
           />
           <CmsLoader />
         </>
