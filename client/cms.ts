@@ -2,6 +2,7 @@
  * The in-place editing session started by `mountCms()`: it wires the page
  * (regions, the edit bar, keys, online/offline) to the {@linkcode Model},
  * which holds every rule about values, drafts, saving, conflicts and retry.
+ * Its public types are in `cms_types.ts`.
  *
  * @module
  */
@@ -11,8 +12,9 @@ import { createBar } from "./bar.ts";
 import { type BarRefusals, barRefusals } from "./bar_refusals.ts";
 import type { BarAction, EditBar } from "./bar_types.ts";
 import { type CmsConfig, readConfig } from "./config.ts";
+import type { CmsHandle, MountOptions } from "./cms_types.ts";
 import type { Kit } from "./dom.ts";
-import { type Labels, type Language, t, useLabels } from "./labels.ts";
+import { type Labels, t, useLabels } from "./labels.ts";
 import { type Marker, readMarker } from "./markers.ts";
 import { fieldName } from "./labels_field.ts";
 import { createModel, type Field, type Model } from "./model.ts";
@@ -22,36 +24,6 @@ import type { RichTextController } from "./rich_types.ts";
 import { uploadRefused } from "./refusal.ts";
 import { saveField } from "./save.ts";
 import { barStatus } from "./status.ts";
-
-/** Options of `mountCms`: page config overrides, save concurrency, labels. */
-export interface MountOptions extends Partial<CmsConfig> {
-  /** Maximum concurrent save requests. Default 64 (see `ModelOptions`). */
-  concurrency?: number;
-  /**
-   * The UI's language: `"en"` (default) or `"de"`, or a partial table whose
-   * entries replace the English ones (see `client/labels.ts`).
-   */
-  labels?: Language | Partial<Labels>;
-}
-
-/** A mounted editing session. */
-export interface CmsHandle {
-  /**
-   * Number of fields (duplicate markers count once): all of them once
-   * `ready` resolved. 0 when nothing is mounted.
-   */
-  readonly fields: number;
-  /**
-   * Resolves once every region, rich editor and restored draft is in place.
-   * The page answers input before: a first input makes every region
-   * editable at once.
-   */
-  readonly ready: Promise<void>;
-  /** Saves every changed field; resolves when all requests are answered. */
-  save(): Promise<void>;
-  /** Restores the page's regions, removes the edit bar and all listeners. */
-  unmount(): void;
-}
 
 /** A field of this page: the model's field plus its regions. */
 interface PageField extends Field, Marker {

@@ -45,12 +45,12 @@ export { Icon };
 import { localDrafts } from "./drafts.ts";
 export { clearDrafts } from "./drafts.ts";
 export type { IconName } from "./icons.ts";
-export type { CmsHandle, MountOptions } from "./cms.ts";
+export type { CmsHandle, MountOptions } from "./cms_types.ts";
 export type { CmsConfig } from "./config.ts";
 export type { en, Labels, Language } from "./labels.ts";
 export type { DraftSource, DraftStorage } from "./drafts.ts";
 export type { RichTextController, RichTextOptions } from "./rich_types.ts";
-import type { CmsHandle, MountOptions } from "./cms.ts";
+import type { CmsHandle, MountOptions } from "./cms_types.ts";
 
 let current: CmsHandle | undefined;
 let loaded: typeof import("./cms.ts") | undefined;

@@ -43,6 +43,8 @@ function options(
       req.headers.get("Cookie") === "s=ok" ? { name: "Ada" } : null,
     allowlist: { pages: { title: "plain", summary: "plain" } },
     store,
+    // The scheduler runs elsewhere (these tests drive it by hand).
+    schedulerElsewhere: true,
     ...extra,
   };
 }
