@@ -207,6 +207,7 @@ function sessionImages(s: Session): ImageRegions {
   return imageRegions({
     kit: s.kit,
     media: s.cfg.media,
+    library: s.cfg.library,
     alive: () => s.alive,
     // The edit paints every region of the field (see `paint`).
     done: (el, url) => s.model.edit(el.getAttribute("data-cms-field")!, url),
@@ -556,6 +557,7 @@ async function startEditors(
     for (const [f, i] of rich) {
       (f.editors ??= [])[i] = attachRich(kit, f.els[i], {
         media: cfg.media,
+        library: cfg.library,
         mediaBase: cfg.mediaBase || undefined,
         label: f.field,
         onChange: (value) => model.edit(f.id, value),

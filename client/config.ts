@@ -29,6 +29,12 @@ export interface CmsConfig {
    */
   schedule: string;
   /**
+   * Media library endpoint (`/api/cms/media/library`), set where the host
+   * routes `createMediaLibraryHandler`: image panels offer "Choose from
+   * library". `""` (default): none.
+   */
+  library: string;
+  /**
    * Editor event stream (`/api/cms/events`): presence and live changes.
    * `""` (default): off.
    */
@@ -81,6 +87,7 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     exit: exit.href,
     publish: "",
     schedule: "",
+    library: "",
     events: "",
     mediaBase: "",
     settings: true,

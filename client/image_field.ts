@@ -20,6 +20,8 @@ export interface ImageFieldTarget {
   el: HTMLImageElement;
   /** Media endpoint URL. */
   media: string;
+  /** Media library endpoint URL, or `""`: no "Choose from library". */
+  library: string;
   /** Called with the stored URL and the `<img>` attributes it brings. */
   done(url: string, attrs: Record<string, string>): void;
   /** Called when an upload fails (status 0 = network). */
@@ -85,7 +87,8 @@ export function openImageField(kit: Kit, target: ImageFieldTarget): () => void {
   const status = h("p", { class: "m", role: "status" }, t("dropImage"));
   const file = h("input", { type: "file", accept: "image/*", hidden: "" });
   const replace = h("button", { class: "p" }, t("replace"));
-  const library = h("button", { type: "button" }, t("fromLibrary"));
+  const library = h("button", { hidden: "" }, t("fromLibrary"));
+  library.hidden = !target.library;
   const cancel = h("button", {}, t("cancel"));
   const form = h(
     "form",
@@ -110,7 +113,7 @@ export function openImageField(kit: Kit, target: ImageFieldTarget): () => void {
   replace.onclick = () => file.click();
   library.onclick = async () => {
     const { openLibrary } = await import("./media_library.ts");
-    const chosen = await openLibrary(kit, target.media);
+    const chosen = await openLibrary(kit, target.library);
     if (!chosen) return library.focus();
     const { alt: _, ...attrs } = chosen.attrs; // the host's alt stays
     target.done(chosen.item.url, attrs);

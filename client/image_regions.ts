@@ -20,6 +20,8 @@ export interface ImageSession {
   kit: Kit;
   /** Media endpoint URL. */
   media: string;
+  /** Media library endpoint URL, or `""`: none. */
+  library: string;
   /** Whether the session is still mounted. */
   alive(): boolean;
   /** A new image is stored for region `el`: its field's value is `url`. */
@@ -82,6 +84,7 @@ export function imageRegions(session: ImageSession): ImageRegions {
   const target = (el: HTMLImageElement): ImageFieldTarget => ({
     el,
     media: session.media,
+    library: session.library,
     done(url, attrs) {
       uploaded.set(url, { src: url, ...attrs });
       session.done(el, url);

@@ -144,9 +144,9 @@ export function openImageTools(
       const attrs = await editor.upload(file, alt);
       if (attrs) show(attrs);
     }),
-    button("fromLibrary", async () => {
+    editor.library && button("fromLibrary", async () => {
       const { openLibrary } = await import("./media_library.ts");
-      const chosen = await openLibrary(editor.kit, editor.media);
+      const chosen = await openLibrary(editor.kit, editor.library);
       if (!chosen) return editor.restore();
       editor.close();
       // The image's own alt text stays; the library's fills an empty one.

@@ -1,6 +1,6 @@
 /**
  * "Choose from library" (a lazy chunk): a modal dialog that pages through
- * the uploads of the media library (`<media endpoint>/library`), searches
+ * the uploads of the media library (config `library`), searches
  * them by file name and alt text, and hands back the chosen one's `<img>`
  * attributes (its stored URL and variants: nothing is uploaded again).
  *
@@ -50,23 +50,23 @@ const DE: typeof EN = {
 const libraryLabel = chunkLabels(EN, DE);
 
 /**
- * The URL of one page of the library: the media endpoint's `library`
- * sibling, with the search and the page's cursor.
+ * The URL of one page of the library: the library endpoint with the
+ * search and the page's cursor.
  *
  * @example
  * ```ts
  * import { libraryUrl } from "./media_library.ts";
- * libraryUrl("/api/cms/media", "sun", null, "http://x/");
+ * libraryUrl("/api/cms/media/library", "sun", null, "http://x/");
  * // "http://x/api/cms/media/library?q=sun"
  * ```
  */
 export function libraryUrl(
-  media: string,
+  library: string,
   query: string,
   cursor: string | null,
   base: string = location.href,
 ): string {
-  const url = new URL(`${media.replace(/\/+$/, "")}/library`, base);
+  const url = new URL(library, base);
   if (query) url.searchParams.set("q", query);
   if (cursor) url.searchParams.set("cursor", cursor);
   return url.href;

@@ -133,6 +133,7 @@ function createCore(
     el,
     root,
     media: options.media ?? "/api/cms/media",
+    library: options.library ?? "",
     options,
     history,
     base: options.mediaBase ?? "",

@@ -17,6 +17,8 @@ export interface RichTextOptions {
   value?: string;
   /** Media endpoint for images. Default `/api/cms/media`. */
   media?: string;
+  /** Media library endpoint; `""` (default): no "Choose from library". */
+  library?: string;
   /** Public base URL of uploaded media (e.g. `/media/`): pasted or set
    * HTML keeps `srcset` only under it. Default: learned from the first
    * upload's answer. */
@@ -53,8 +55,10 @@ export interface RichEditor {
   el: HTMLElement;
   /** The toolbar's shadow root (the alt text dialog lives there). */
   root: ShadowRoot;
-  /** The media endpoint (its `library` sibling lists the uploads). */
+  /** The media endpoint. */
   media: string;
+  /** The media library endpoint, or `""`: none. */
+  library: string;
   /** The region's last selection, if any. */
   range(): Range | undefined;
   /** Focuses the region and puts its last selection back. */

@@ -200,6 +200,7 @@ export function HomePageView(props: HomeProps): VNode {
               save: "/api/cms/save",
               media: "/api/cms/media",
               history: "/api/cms/history",
+              library: "/api/cms/media/library",
               settings: true,
               events: "/api/cms/events",
               exit: path,

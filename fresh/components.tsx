@@ -414,6 +414,12 @@ export interface CmsPageConfig {
   /** History endpoint, e.g. `/api/cms/history`. Default: none (no History). */
   history?: string;
   /**
+   * Media library endpoint, e.g. `/api/cms/media/library`, where the host
+   * routes `createMediaLibraryHandler`: image panels offer "Choose from
+   * library". Default: none.
+   */
+  library?: string;
+  /**
    * Show Settings (fires `cms:open-drawer`). Default `true`; `false` hides
    * it on a site without a settings drawer.
    */

@@ -33,6 +33,8 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>t</title>
     editor: "Ada",
     history: "/api/cms/history",
     publish: "/api/cms/publish",
+    schedule: "/api/cms/schedule",
+    library: "/api/cms/media/library",
   })
 }</script>
 <form action="/left" method="get">

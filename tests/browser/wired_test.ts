@@ -1,6 +1,7 @@
 /**
  * Only what is wired shows: with `publish` but no `schedule` in the page
  * config there is no Publish at… and no request to the schedule endpoint;
+ * without `library`, the image panel offers no "Choose from library";
  * drafts on other pages are counted and listed with links to their pages;
  * the dialogs (drafts on other pages, history, schedule, conflict, alt
  * text) fit at 375 and 1280 px without horizontal scroll.
@@ -14,6 +15,10 @@ import {
   createScheduleHandler,
 } from "../../server/drafts/mod.ts";
 import { createHistoryHandler } from "../../server/history/mod.ts";
+import {
+  createMediaLibraryHandler,
+  MemoryMediaStorage,
+} from "../../server/media/mod.ts";
 import { createSaveHandler } from "../../server/save/handler.ts";
 import { MemoryContentStore } from "../../server/store/memory.ts";
 import { createClientHandler } from "../../server/bundle/handler.ts";
@@ -30,6 +35,7 @@ function pageWith(config: Record<string, unknown>): string {
     JSON.stringify(config)
   }</script>
 <h1 data-cms-field="pages:home:title" data-cms-label="Title">Title</h1>
+<img data-cms-field="pages:home:hero" data-cms-type="image" src="/a.png" width="20" height="10" alt="Sea">
 <script type="module" src="${client.mount}"></script>`;
 }
 
@@ -51,6 +57,23 @@ const press = (page: Page, label: string) =>
     ].find((b) => b.textContent?.startsWith(label));
     b!.click();
   }, label);
+
+/** The image field panel's button labels (the panel is opened by Enter). */
+const imagePanel = async (page: Page) => {
+  await page.evaluate(() =>
+    (document.querySelector("img[data-cms-field]") as HTMLElement).focus()
+  );
+  await page.press("Enter");
+  await page.waitFor("cms-image-field");
+  const labels = await page.evaluate(() =>
+    [
+      ...document.querySelector("cms-image-field")!.shadowRoot!
+        .querySelectorAll("button"),
+    ].filter((b) => !b.hidden).map((b) => b.textContent ?? "")
+  );
+  await page.press("Escape");
+  return labels;
+};
 
 /** Open dialog `host`'s widths: the page's and the dialog's own. */
 const fits = (page: Page, host: string) =>
@@ -80,7 +103,10 @@ Deno.test({
     });
     const cms = {
       authorize: () => ({ name: "Ada" }),
-      allowlist: { pages: { title: "plain", body: "rich" } } as const,
+      allowlist: {
+        pages: { title: "plain", body: "rich", hero: "image" },
+      } as const,
+      storage: new MemoryMediaStorage(),
       store,
       publishMode: "draft" as const,
       pageUrl: () => "/about",
@@ -91,6 +117,7 @@ Deno.test({
       "/api/cms/publish": createPublishHandler(cms),
       "/api/cms/schedule": createScheduleHandler(cms),
       "/api/cms/history": createHistoryHandler(cms),
+      "/api/cms/media/library": createMediaLibraryHandler(cms),
     };
     const pages: Record<string, string> = {
       "/plain": pageWith({ publish: "/api/cms/publish" }),
@@ -98,6 +125,7 @@ Deno.test({
         publish: "/api/cms/publish",
         schedule: "/api/cms/schedule",
         history: "/api/cms/history",
+        library: "/api/cms/media/library",
       }),
     };
     const seen: string[] = [];
@@ -126,6 +154,8 @@ Deno.test({
         assert.ok(plain.includes("1 draft on other pages"), `${plain}`);
         assert.ok(!seen.includes("/api/cms/schedule"), `${seen}`);
         assert.ok(!seen.includes("/api/cms/history"), `${seen}`);
+        assert.deepEqual(await imagePanel(page), ["Replace", "Cancel"]);
+        assert.ok(!seen.some((p) => p.includes("library")), `${seen}`);
 
         for (const width of [375, 1280]) {
           await page.setViewport(width, 800);
@@ -157,6 +187,11 @@ Deno.test({
           { timeout: 10_000 },
         );
         assert.ok(seen.includes("/api/cms/schedule"), `${seen}`);
+        assert.deepEqual(await imagePanel(page), [
+          "Replace",
+          "Choose from library",
+          "Cancel",
+        ]);
         for (const width of [375, 1280]) {
           await page.setViewport(width, 800);
           for (

@@ -165,12 +165,12 @@ Deno.test("library model: search, pages, keyboard moves", () => {
 
 Deno.test("library: URL, file name and the reused image's attributes", () => {
   assert.equal(
-    libraryUrl("/api/cms/media", "sun set", "50", "http://x/page"),
+    libraryUrl("/api/cms/media/library", "sun set", "50", "http://x/page"),
     "http://x/api/cms/media/library?q=sun+set&cursor=50",
   );
   assert.equal(
-    libraryUrl("/api/cms/media/", "", null, "http://x/"),
-    "http://x/api/cms/media/library",
+    libraryUrl("library?x=1", "", null, "http://x/cms/"),
+    "http://x/cms/library?x=1",
   );
   const attrs = reuseAttrs(
     {

@@ -229,6 +229,7 @@ export function startClientSite(options: ClientSiteOptions): ClientSite {
       save: "/api/cms/save",
       media: "/api/cms/media",
       history: "/api/cms/history",
+      library: "/api/cms/media/library",
       settings: true,
       editor: "Ada",
       exit: "/bye",
