@@ -161,9 +161,8 @@ async function openEdit(page: Page, path: string) {
 /**
  * Clicks `selector` after scrolling it to the middle of the window, as an
  * editor looks at what they click. The drivers' own scrolling leaves it at
- * the window's edge, where something of the editor lay over it: WebKit
- * answered "element click intercepted", and in Firefox the focus stayed in
- * the article and its last typing was undone.
+ * the window's edge, where WebKit found the focused region's floating
+ * toolbar over it ("element click intercepted").
  */
 async function clickCentred(page: Page, selector: string) {
   await page.evaluate(
