@@ -161,8 +161,8 @@ async function openEdit(page: Page, path: string) {
 /**
  * Clicks `selector` after scrolling it to the middle of the window, as an
  * editor looks at what they click. The drivers' own scrolling leaves it at
- * the window's edge, where WebKit found the focused region's floating
- * toolbar over it ("element click intercepted").
+ * the window's edge, where WebKit found another element over it ("element
+ * click intercepted"), likely a floating bar of the editor.
  */
 async function clickCentred(page: Page, selector: string) {
   await page.evaluate(
