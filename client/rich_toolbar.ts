@@ -161,7 +161,8 @@ let shown: (() => void) | undefined;
 /**
  * Shows the toolbar `w` while its region or the toolbar has focus (or a
  * panel is open), fixed above the region: below it when there is no room
- * above, at the window's top while the region's top is scrolled away.
+ * above and the region is wholly in view, else at the window's top (so it
+ * never covers what follows a long region).
  * Alt+F10 in the region focuses the toolbar; Escape in it goes back.
  */
 function floating(ed: RichCore, w: HTMLElement, slot: HTMLElement) {
@@ -171,7 +172,12 @@ function floating(ed: RichCore, w: HTMLElement, slot: HTMLElement) {
     const r = el.getBoundingClientRect();
     const { offsetHeight: h, offsetWidth: wide } = w;
     let top = r.top - h - 4;
-    if (top < 4) top = r.bottom + h + 4 < innerHeight ? r.bottom + 4 : 4;
+    // No room above: below a region that is wholly in view (a title at
+    // the page's top), else pinned to the window's top, never over what
+    // follows a long region (where the next click goes).
+    if (top < 4) {
+      top = r.top >= 0 && r.bottom + h + 4 < innerHeight ? r.bottom + 4 : 4;
+    }
     w.style.top = `${top}px`;
     w.style.left = `${Math.max(4, Math.min(r.left, innerWidth - wide - 4))}px`;
   };
@@ -221,7 +227,6 @@ function buttons(ed: RichCore, toolbar: HTMLElement): () => void {
   const toggles: [HTMLButtonElement, () => boolean][] = [];
   const stops = items(ed).map(([icon, key, run, keys, state]) => {
     const name = t(key);
-    // In a shadow root a button has no form: no `type` needed.
     const b = h("button", {
       "aria-label": name,
       tabindex: "-1",
