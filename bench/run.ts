@@ -28,6 +28,7 @@ import { run as firstSave } from "./first_save.ts";
 import { run as sanitizeAdversarial } from "./sanitize_adversarial.ts";
 import { run as eventsBench } from "./events.ts";
 import { run as largeRecord } from "./large_record.ts";
+import { run as presenceBench } from "./presence.ts";
 import { setLogger } from "../server/ops/mod.ts";
 
 // The report is the output: the in-process handlers' request log lines are
@@ -376,6 +377,27 @@ rows.push(
     1,
   ),
 );
+
+{
+  // Presence at scale: one change fanned out to every stream of a page.
+  const p = await presenceBench();
+  rows.push(
+    row(
+      `presence: one change reaches ${p.streams} streams on one page`,
+      ms(p.changeMs),
+      `a bare request meanwhile ${ms(p.stallMs)}`,
+      p.changeMs / 1000,
+      1,
+    ),
+    row(
+      `memory per stream, ${p.streams} on one page, not reading (heap + external)`,
+      `${(p.idleHeapPerStream / KiB).toFixed(1)} KiB`,
+      "goal 64 KiB",
+      p.idleHeapPerStream / (64 * KiB),
+      1,
+    ),
+  );
+}
 
 console.table(rows);
 

@@ -176,6 +176,8 @@ export async function createDemoApp(
     publishMode,
     bus: options.events?.bus,
     heartbeatMs: options.events?.heartbeatMs,
+    // Streams are capped per session: the session is this cookie's value.
+    sessionCookie: SESSION_COOKIE,
   });
   options.events?.created?.(events);
   const save = createSaveHandler({
