@@ -860,3 +860,75 @@ Deno.test("events: a valid report too large for one bus message is accepted and 
     await site.close();
   }
 });
+
+Deno.test("events: a reader that fell behind misses presence changes, then gets the whole board again", async () => {
+  // Room to queue the filler below without dropping the stream.
+  const site = await startSite({ maxQueuedBytes: 16 * 1024 * 1024 });
+  const { hostname, port } = new URL(site.url);
+  const conn = await Deno.connect({ hostname, port: Number(port) });
+  const decoder = new TextDecoder();
+  let text = "";
+  // Reads until `done`, for at most 10 s (one read in flight at a time).
+  const buf = new Uint8Array(64 * 1024);
+  let pending: Promise<number | null> | undefined;
+  const readUntil = async (done: () => boolean) => {
+    const end = Date.now() + 10_000;
+    while (!done() && Date.now() < end) {
+      pending ??= conn.read(buf);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<"late">((r) =>
+        timer = setTimeout(r, 500, "late")
+      );
+      const n = await Promise.race([pending, late]);
+      clearTimeout(timer);
+      if (n === "late") continue;
+      pending = undefined;
+      if (n === null) break;
+      text += decoder.decode(buf.subarray(0, n), { stream: true });
+    }
+    assert.ok(done(), text.slice(-400));
+  };
+  try {
+    // Ada's raw stream; read until her stream is open (her `hello`).
+    await conn.write(
+      new TextEncoder().encode(
+        `GET /api/cms/events?page=/ HTTP/1.1\r\nHost: ${
+          new URL(site.url).host
+        }\r\nCookie: who=ada\r\nSec-Fetch-Site: same-origin\r\n\r\n`,
+      ),
+    );
+    await readUntil(() => text.includes("event: hello"));
+    const bob = await openEvents(
+      `${site.url}/api/cms/events?page=/`,
+      site.headers("bob"),
+    );
+    const id = data(await bob.next((e) => e.event === "hello")).stream;
+    // Ada stops reading while saves fill the socket and then her queue.
+    const big = "y".repeat(30_000);
+    for (let i = 0; i < 150; i++) {
+      assert.equal(await site.save("bob", "title", big + i), 204);
+    }
+    const report = await fetch(`${site.url}/api/cms/events`, {
+      method: "POST",
+      headers: site.headers("bob"),
+      body: JSON.stringify({
+        stream: id,
+        focus: "pages:home:title",
+        dirty: [],
+      }),
+    });
+    assert.equal(report.status, 204);
+    // Ada reads again: she catches up, and a heartbeat later gets the board
+    // with Bob's focus; the change itself was held back, not queued.
+    const board = () =>
+      /event: presence\ndata: \{"editors":\[[^\n]*"focus":"pages:home:title"/
+        .test(text);
+    await readUntil(board);
+    assert.doesNotMatch(text, /"set":\[[^\n]*"focus":"pages:home:title"/);
+    assert.equal(site.events.stats().dropped, 0);
+    bob.close();
+  } finally {
+    conn.close();
+    await site.close();
+  }
+});
