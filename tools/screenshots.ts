@@ -302,6 +302,72 @@ const SCENES: Scene[] = [
     },
   },
   {
+    name: "refusal",
+    title: "A refused save: the server's reason in the edit bar",
+    async run(page) {
+      await escape(page); // the conflict dialog: keep mine
+      await page.press("Escape");
+      // A title past its declared 200 characters: the save endpoint says no.
+      await page.evaluate(() => {
+        const h1 = document.querySelector("h1")!;
+        h1.focus();
+        h1.textContent = "A title that goes on ".repeat(10);
+        h1.dispatchEvent(new InputEvent("input", { bubbles: true }));
+      });
+      await page.press("s", ["Control"]);
+      await page.waitFor(
+        () =>
+          document.querySelector("cms-edit-bar")?.shadowRoot?.querySelector(
+            "[data-state=error]",
+          ),
+        { timeout: 10_000 },
+      );
+    },
+    async after(page) {
+      await page.click("h1");
+      await page.press("Escape"); // back to the stored title
+    },
+  },
+  {
+    name: "long-article",
+    title: "A long article in edit mode: one toolbar, pinned while you scroll",
+    async run(page) {
+      await page.evaluate(() => {
+        const body = document.querySelector(
+          "[data-cms-field='pages:home:body']",
+        ) as HTMLElement;
+        body.focus();
+        const range = document.createRange();
+        range.selectNodeContents(body);
+        range.collapse(false);
+        getSelection()!.removeAllRanges();
+        getSelection()!.addRange(range);
+        const para = (i: number) =>
+          `<p>Part ${i}: the river’s “old” harbour — 12 € a ticket, open ` +
+          `from nine to six; the market hall, the bridges and the night ` +
+          `trains…</p>`;
+        document.execCommand(
+          "insertHTML",
+          false,
+          Array.from({ length: 40 }, (_, i) => para(i + 1)).join(""),
+        );
+        const mid = body.querySelectorAll("p")[24];
+        mid.scrollIntoView({ block: "center" });
+      });
+      await page.waitFor(
+        () =>
+          [...document.querySelectorAll("cms-rich-toolbar")].filter((h) =>
+            !(h.shadowRoot!.querySelector(".w") as HTMLElement).hidden
+          ).length === 1,
+        { timeout: 10_000 },
+      );
+    },
+    async after(page) {
+      await page.press("Escape"); // the region goes back to its stored value
+      await page.evaluate(() => scrollTo(0, 0));
+    },
+  },
+  {
     name: "publish",
     title: "Draft mode: unpublished changes, Publish is primary",
     mode: "draft",
@@ -366,6 +432,24 @@ const SCENES: Scene[] = [
       await page.waitFor("cms-edit-bar >>> cms-locales >>> ul:not([hidden])", {
         timeout: 10_000,
       });
+    },
+  },
+  {
+    name: "german-list",
+    title: "The German list on /de/: its own controls, marks and saves",
+    mode: "locales",
+    async run(page, { url }) {
+      await escape(page);
+      await page.goto(`${url}/de/?edit`);
+      await page.waitFor("cms-edit-bar", { timeout: 15_000 });
+      const item = "[data-cms-list] [data-cms-field]:nth-child(2)";
+      await page.evaluate(
+        (sel: string) =>
+          document.querySelector(sel)!.scrollIntoView({ block: "center" }),
+        item,
+      );
+      await page.click(item);
+      await shadow(page, "cms-list", "[role=toolbar]");
     },
   },
 ];
