@@ -33,7 +33,8 @@ const TOOLBAR = "cms-rich-toolbar";
 /**
  * The test site serves no history or drafts endpoint (those have their own
  * suites): the page answers them from fixed JSON so the panels show real
- * rows. `/?draft` mounts in draft mode (a publish endpoint configured).
+ * rows. `/?draft` mounts in draft mode (a publish endpoint configured) with
+ * scheduling (Publish at… shows only where a schedule endpoint is wired).
  */
 const SCRIPT = `import * as cms from "/dist/mod.js";
 window.cms = cms;
@@ -50,9 +51,10 @@ globalThis.fetch = (input, init) => {
     ] });
   }
   if (url.pathname === "/api/cms/drafts") return json({ drafts: [{ field: "pages:home:title" }] });
+  if (url.pathname === "/api/cms/schedule") return json({ schedules: [] });
   return real(input, init);
 };
-window.cmsHandle = cms.mountCms(location.search === "?draft" ? { publish: "/api/cms/publish" } : {});`;
+window.cmsHandle = cms.mountCms(location.search === "?draft" ? { publish: "/api/cms/publish", schedule: "/api/cms/schedule" } : {});`;
 
 async function homePage(site: ClientSite): Promise<string> {
   return `<main>
