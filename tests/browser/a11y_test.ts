@@ -228,7 +228,15 @@ function popovers(image: string): Popover[] {
         await page.evaluate(() =>
           (globalThis as unknown as PageGlobals).cmsHandle.save()
         );
-        await page.click("p[data-cms-field]");
+        // To the subtitle by keyboard: the focused region's toolbar floats
+        // over the page above it and may cover the subtitle (at 200% zoom
+        // it does), so a click there would land on the toolbar. Shift+Tab
+        // reaches the toolbar (one stop), then the subtitle.
+        await page.press("Tab", ["Shift"]);
+        await page.press("Tab", ["Shift"]);
+        await page.waitFor(() =>
+          document.activeElement?.matches("p[data-cms-field]") === true
+        );
         await page.press("End");
         await page.type("?");
         site.saveAnswers.push(() =>
