@@ -161,7 +161,8 @@ let shown: (() => void) | undefined;
 /**
  * Shows the toolbar `w` while its region or the toolbar has focus (or a
  * panel is open), fixed above the region: below it when there is no room
- * above, at the window's top while the region's top is scrolled away.
+ * above, at the window's top while the region's top is scrolled away;
+ * placed again when the region's size changes.
  * Alt+F10 in the region focuses the toolbar; Escape in it goes back.
  */
 function floating(ed: RichCore, w: HTMLElement, slot: HTMLElement) {
@@ -175,7 +176,11 @@ function floating(ed: RichCore, w: HTMLElement, slot: HTMLElement) {
     w.style.top = `${top}px`;
     w.style.left = `${Math.max(4, Math.min(r.left, innerWidth - wide - 4))}px`;
   };
+  // The region grows and shrinks as it is edited (an image loads, one is
+  // replaced): the toolbar follows, never left over what it now covers.
+  const resized = new ResizeObserver(place);
   const hide = () => {
+    resized.disconnect();
     w.hidden = true;
     if (shown === hide) shown = undefined;
     removeEventListener("scroll", place, true);
@@ -186,6 +191,7 @@ function floating(ed: RichCore, w: HTMLElement, slot: HTMLElement) {
       shown?.();
       shown = hide;
       w.hidden = false;
+      resized.observe(el);
       addEventListener("scroll", place, true);
       addEventListener("resize", place);
     }
