@@ -20,8 +20,16 @@ export function askConflict(
 ): Promise<ConflictChoice> {
   return new Promise((resolve) => {
     const title = t("conflict", { field });
+    // A long value scrolls in its box: focusable, so keys scroll it too.
     const side = (name: string, value: string) =>
-      h("section", {}, h("h3", {}, name), h("pre", {}, value));
+      h("section", {}, h("h3", {}, name), h("pre", { tabindex: "0" }, value));
+    const keep = button({
+      label: t("keepMine"),
+      run: () => dialog.close("mine"),
+      primary: true,
+    });
+    // Opening focuses the choice, not the first scrollable value.
+    keep.autofocus = true;
     const dialog = h(
       "dialog",
       { class: "k", "aria-label": title },
@@ -35,11 +43,7 @@ export function askConflict(
       h(
         "div",
         { class: "a" },
-        button({
-          label: t("keepMine"),
-          run: () => dialog.close("mine"),
-          primary: true,
-        }),
+        keep,
         button({ label: t("useStored"), run: () => dialog.close("stored") }),
       ),
     );

@@ -162,7 +162,8 @@ let shown: (() => void) | undefined;
  * Shows the toolbar `w` while its region or the toolbar has focus (or a
  * panel is open), fixed above the region: below it when there is no room
  * above and the region is wholly in view, else at the window's top (so it
- * never covers what follows a long region).
+ * never covers what follows a long region); placed again when the region's
+ * size changes.
  * Alt+F10 in the region focuses the toolbar; Escape in it goes back.
  */
 function floating(ed: RichCore, w: HTMLElement, slot: HTMLElement) {
@@ -181,7 +182,11 @@ function floating(ed: RichCore, w: HTMLElement, slot: HTMLElement) {
     w.style.top = `${top}px`;
     w.style.left = `${Math.max(4, Math.min(r.left, innerWidth - wide - 4))}px`;
   };
+  // The region grows and shrinks as it is edited (an image loads, one is
+  // replaced): the toolbar follows, never left over what it now covers.
+  const resized = new ResizeObserver(place);
   const hide = () => {
+    resized.disconnect();
     w.hidden = true;
     if (shown === hide) shown = undefined;
     removeEventListener("scroll", place, true);
@@ -192,6 +197,7 @@ function floating(ed: RichCore, w: HTMLElement, slot: HTMLElement) {
       shown?.();
       shown = hide;
       w.hidden = false;
+      resized.observe(el);
       addEventListener("scroll", place, true);
       addEventListener("resize", place);
     }

@@ -47,6 +47,7 @@ import {
   URI_GATE,
 } from "./sanitizer_policy.ts";
 import type { SanitizeResult, SanitizerOptions } from "./sanitizer.ts";
+import { canonicalUrl } from "./url.ts";
 
 /** Parses HTML into an inert document, e.g. with `DOMParser`. */
 export type ParseHtml = (html: string) => Document;
@@ -189,8 +190,13 @@ function copyAttributes(from: Element, to: Element, walk: Walk): void {
         URI_GATE.test(
           value.replace(ATTR_WHITESPACE, ""),
         ))
-    ) to.setAttribute(name, value);
-    else {
+    ) {
+      // An image's address in its one spelling, as the server writes it.
+      to.setAttribute(
+        name,
+        name === "src" ? canonicalUrl(value) ?? value : value,
+      );
+    } else {
       removed++;
       is ||= name === "is";
     }

@@ -33,7 +33,8 @@ const TOOLBAR = "cms-rich-toolbar";
 /**
  * The test site serves no history or drafts endpoint (those have their own
  * suites): the page answers them from fixed JSON so the panels show real
- * rows. `/?draft` mounts in draft mode (a publish endpoint configured).
+ * rows. `/?draft` mounts in draft mode (a publish endpoint configured) with
+ * scheduling (Publish at… shows only where a schedule endpoint is wired).
  */
 const SCRIPT = `import * as cms from "/dist/mod.js";
 window.cms = cms;
@@ -50,9 +51,10 @@ globalThis.fetch = (input, init) => {
     ] });
   }
   if (url.pathname === "/api/cms/drafts") return json({ drafts: [{ field: "pages:home:title" }] });
+  if (url.pathname === "/api/cms/schedule") return json({ schedules: [] });
   return real(input, init);
 };
-window.cmsHandle = cms.mountCms(location.search === "?draft" ? { publish: "/api/cms/publish" } : {});`;
+window.cmsHandle = cms.mountCms(location.search === "?draft" ? { publish: "/api/cms/publish", schedule: "/api/cms/schedule" } : {});`;
 
 async function homePage(site: ClientSite): Promise<string> {
   return `<main>
@@ -226,7 +228,15 @@ function popovers(image: string): Popover[] {
         await page.evaluate(() =>
           (globalThis as unknown as PageGlobals).cmsHandle.save()
         );
-        await page.click("p[data-cms-field]");
+        // To the subtitle by keyboard: the focused region's toolbar floats
+        // over the page above it and may cover the subtitle (at 200% zoom
+        // it does), so a click there would land on the toolbar. Shift+Tab
+        // reaches the toolbar (one stop), then the subtitle.
+        await page.press("Tab", ["Shift"]);
+        await page.press("Tab", ["Shift"]);
+        await page.waitFor(() =>
+          document.activeElement?.matches("p[data-cms-field]") === true
+        );
         await page.press("End");
         await page.type("?");
         site.saveAnswers.push(() =>

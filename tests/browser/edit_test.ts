@@ -369,6 +369,18 @@ clientSiteTest(
           ].map((p) => p.textContent)
         );
         assert.deepEqual(shown, ["HelloAB mine", "Theirs"]);
+        // The choice has the focus; each value is a tab stop (a long one
+        // scrolls in its box, and keys scroll it).
+        const focus = await page.evaluate(() => {
+          const root = document.querySelector("cms-edit-bar")!.shadowRoot!;
+          return {
+            on: root.activeElement?.textContent?.trim(),
+            stops: [...root.querySelectorAll("dialog pre")].map((p) =>
+              (p as HTMLElement).tabIndex
+            ),
+          };
+        });
+        assert.deepEqual(focus, { on: "Keep mine", stops: [0, 0] });
         assert.equal(site.saves[0].status, 409);
         await clickBar(page, choice);
         if (choice === "Keep mine") {

@@ -154,8 +154,17 @@ engineTest(
       );
 
       await t.step("German: the English draft is not marked here", async () => {
-        // The publish chunk has listed the drafts by now.
-        await new Promise((r) => setTimeout(r, 500));
+        // The publish chunk has read the drafts listing once it counts the
+        // English draft as another page's (marks are painted in the same
+        // turn).
+        await page.waitFor(
+          () =>
+            [...document.querySelector("cms-edit-bar")!.shadowRoot!
+              .querySelectorAll("button")].some((b) =>
+                b.textContent === "1 draft on other pages"
+              ),
+          WAIT,
+        );
         const s = await state(page);
         assert.deepEqual(s.marks, []);
         assert.equal(s.publish, "");

@@ -171,12 +171,22 @@ clientSiteTest("rich: images, alt text and the image tools", {
         await inDialog(page, "[type=submit]");
         await countImgs(page, before + 1);
         assert.equal((await imgs(page)).at(-1)?.alt, "");
+        const uploads = site.uploads.length;
         await page.upload(FILE, wide);
         await waitDialog(page);
         await page.press("Escape");
         assert.equal(await dialog(page), null);
-        // The upload still completes; nothing more is inserted.
-        await new Promise((r) => setTimeout(r, 300));
+        // The upload still completes (stored, the progress bar gone);
+        // nothing more is inserted.
+        const deadline = Date.now() + 10_000;
+        while (site.uploads.length === uploads) {
+          if (Date.now() > deadline) throw new Error("no upload arrived");
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        await page.waitFor(() =>
+          document.querySelector("cms-rich-toolbar")!.shadowRoot!
+            .querySelector<HTMLElement>("progress")!.hidden
+        );
         assert.equal((await imgs(page)).length, before + 1);
       } finally {
         await page.close();
@@ -197,6 +207,13 @@ clientSiteTest("rich: images, alt text and the image tools", {
           await page.press("Enter");
           await countImgs(page, 1);
           const clickImg = async () => {
+            // Click what is painted: the toolbar follows the region's size
+            // from its resize observer, which runs in the next frame.
+            await page.evaluate(() =>
+              new Promise((r) =>
+                requestAnimationFrame(() => requestAnimationFrame(r))
+              ).then(() => {})
+            );
             await page.click(`${REGION} img`);
             await page.waitFor(() =>
               document.querySelector("cms-rich-toolbar")!.shadowRoot!

@@ -2,8 +2,9 @@
  * Browser tests of the rich editor's undo history and keyboard in Chromium,
  * Firefox and WebKit: Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y after typing, a
  * toolbar command and a paste; Esc still reverts (and is undoable); the
- * toolbar is an ARIA toolbar with one tab stop; an IME composition reports
- * no change until it ends.
+ * toolbar is an ARIA toolbar with one tab stop, reached with Alt+F10, that
+ * follows its region's size; an IME composition reports no change until it
+ * ends.
  */
 import assert from "node:assert/strict";
 import type { Page } from "../helpers/browser.ts";
@@ -203,13 +204,11 @@ clientSiteTest("rich: undo, redo and the ARIA toolbar", {
         BAR,
       );
       assert.equal(role, "Formatting: body");
-      await page.evaluate(
-        (bar) =>
-          (document.querySelector(bar)!.shadowRoot!.querySelector(
-            "button",
-          ) as HTMLElement).focus(),
-        BAR,
-      );
+      // The toolbar shows for the focused region; Alt+F10 enters it at
+      // its one tab stop.
+      await caretAtEnd(page);
+      await page.press("F10", ["Alt"]);
+      assert.equal((await toolbarState(page)).focused, "Bold");
       await page.press("ArrowRight");
       assert.equal((await toolbarState(page)).focused, "Italic");
       await page.press("End");
@@ -224,6 +223,61 @@ clientSiteTest("rich: undo, redo and the ARIA toolbar", {
       s = await toolbarState(page);
       assert.equal(s.focused, "Bold");
       assert.deepEqual(s.stops, ["Bold"]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  await t.step("the floating toolbar follows its region's size", async () => {
+    const page = await open();
+    try {
+      await caretAtEnd(page);
+      // The region sits at the page's top: the toolbar is below it. Where
+      // the region grows or shrinks with no focus or scroll event (an image
+      // loads, one is replaced), the toolbar moves along, never left over
+      // the region's text.
+      const below = () =>
+        page.waitFor(
+          (sel: string, bar: string) => {
+            const r = document.querySelector(sel)!.getBoundingClientRect();
+            const w = document.querySelector(bar)!.shadowRoot!
+              .querySelector(".w:not([hidden])")?.getBoundingClientRect();
+            return w && w.top >= r.bottom;
+          },
+          { timeout: 3000 },
+          REGION,
+          BAR,
+        );
+      await below();
+      const resize = (n: number) =>
+        page.evaluate(
+          (sel: string, n: number) => {
+            const el = document.querySelector(sel)!;
+            el.querySelectorAll("p.grown").forEach((p) => p.remove());
+            for (let i = 0; i < n; i++) {
+              el.insertAdjacentHTML("beforeend", '<p class="grown">More</p>');
+            }
+          },
+          REGION,
+          n,
+        );
+      await resize(3);
+      await below();
+      await resize(0);
+      await below();
+      assert.equal(
+        await page.evaluate(
+          (sel: string, bar: string) =>
+            Math.round(
+              document.querySelector(bar)!.shadowRoot!.querySelector(".w")!
+                .getBoundingClientRect().top -
+                document.querySelector(sel)!.getBoundingClientRect().bottom,
+            ),
+          REGION,
+          BAR,
+        ),
+        4,
+      );
     } finally {
       await page.close();
     }

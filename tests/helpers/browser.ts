@@ -458,6 +458,7 @@ const WD_KEYS: Record<string, string> = {
   ArrowRight: "\uE014",
   ArrowDown: "\uE015",
   Delete: "\uE017",
+  F10: "\uE03A",
   Meta: "\uE03D",
 };
 

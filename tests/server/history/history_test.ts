@@ -386,19 +386,33 @@ Deno.test("history panel in Chromium: list, keyboard restore, page updates witho
         [...root.querySelectorAll("button")]
           .find((b) => b.textContent?.trim() === "History")!.click();
       });
-      // The list: newest first, with who and a preview; focus on the first
-      // older revision's Restore.
+      // The list: newest first, with who and a preview of what each
+      // revision changed against the one before it (removed words struck
+      // through, new ones underlined); focus on the first older revision's
+      // Restore.
       await page.waitFor(() =>
         document.querySelector("cms-history")?.shadowRoot
           ?.querySelectorAll("li").length === 3
       );
       const rows = await page.evaluate(() =>
         [...document.querySelector("cms-history")!.shadowRoot!
-          .querySelectorAll("li")].map((li) => li.textContent)
+          .querySelectorAll("li")].map((li) => ({
+            text: li.textContent,
+            del: [...li.querySelectorAll("p del")].map((e) => e.textContent)
+              .join(" "),
+            ins: [...li.querySelectorAll("p ins")].map((e) => e.textContent)
+              .join(" "),
+          }))
       );
-      assert.match(rows[0]!, /Editor.*New title/);
-      assert.match(rows[1]!, /Editor.*Old title/);
-      assert.match(rows[2]!, /before history/);
+      assert.match(rows[0].text!, /Editor.*New title/);
+      assert.deepEqual([rows[0].del, rows[0].ins], ["Old", "New"]);
+      assert.match(rows[1].text!, /Editor/);
+      assert.deepEqual(
+        [rows[1].del, rows[1].ins],
+        ["Edit this page in place", "Old title"],
+      );
+      assert.match(rows[2].text!, /before history.*Edit this page in place/);
+      assert.equal(rows[2].ins + rows[2].del, "");
       const focused = await page.evaluate(() =>
         document.querySelector("cms-history")!.shadowRoot!.activeElement
           ?.textContent
