@@ -61,11 +61,10 @@ export function askAlt(
     "aria-labelledby": `${id}l`,
   }, form);
   // Fits the viewport at any width (CSSOM: allowed under a strict CSP):
-  // the preview scales down and the text input counts its padding.
+  // the preview scales down (the theme's text input counts its padding).
   dialog.style.cssText = "width:min(28em,calc(100vw - 32px))";
   (form.children[1] as HTMLElement).style.cssText =
     "max-width:100%;max-height:30vh;height:auto";
-  text.style.boxSizing = "border-box";
   root.append(dialog);
   const sync = () => text.disabled = decorative.checked;
   decorative.onchange = sync;

@@ -63,7 +63,7 @@ button:hover{filter:brightness(.93)}
 *,button,input{box-sizing:border-box}
 label{display:flex;flex-direction:column;gap:4px;margin:0 0 var(--sp);font-weight:600}
 .c{flex-direction:row;align-items:center;gap:6px;font-weight:400}
-input[type=text]{all:unset;width:100%;min-height:30px;padding:4px 8px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg);font:var(--f);font-weight:400}
+input[type=text]{all:unset;box-sizing:border-box;width:100%;min-height:30px;padding:4px 8px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg);font:var(--f);font-weight:400}
 [type=checkbox]{margin:0;accent-color:var(--a);width:16px;height:16px}
 :disabled{opacity:.6}
 .e{color:var(--er);margin:0 0 var(--sp)}
