@@ -233,17 +233,20 @@ class CountingTokenizer extends Tokenizer {
 }
 
 /** The last child of `parent` (jsdom's nodes know it; parse5's list them). */
-function lastChild(parent: AnyNode): unknown {
-  if ("lastChild" in parent) return parent.lastChild;
-  const children = (parent as { childNodes: unknown[] }).childNodes;
-  return children[children.length - 1];
+function lastChild(parent: AnyNode): AnyNode | null {
+  const last = (parent as { lastChild?: AnyNode | null }).lastChild;
+  if (last !== undefined) return last;
+  const children = (parent as { childNodes: AnyNode[] }).childNodes;
+  return children[children.length - 1] ?? null;
 }
 
 /** The node before `node` among its siblings. */
-function previous(tree: Adapter, node: AnyNode): unknown {
-  if ("previousSibling" in node) return node.previousSibling;
+function previous(tree: Adapter, node: AnyNode): AnyNode | null {
+  const before = (node as { previousSibling?: AnyNode | null })
+    .previousSibling;
+  if (before !== undefined) return before;
   const siblings = tree.getChildNodes(tree.getParentNode(node)!);
-  return siblings[siblings.indexOf(node) - 1];
+  return siblings[siblings.indexOf(node) - 1] ?? null;
 }
 
 /** `tree`'s methods, each bound to `tree`, as a plain object. */
@@ -296,15 +299,18 @@ function countingAdapter(count: LimitCount, tree: Adapter): Adapter {
       count.moved = true;
       tree.detachNode(node);
     },
+    // Both adapters append text to a text node it follows, else create
+    // one; parse5 calls this once per character token, so the check is
+    // one read, before the insertion.
     insertText(parent: AnyNode, text: string) {
-      const before = lastChild(parent);
+      const last = lastChild(parent);
+      if (last === null || !tree.isTextNode(last)) count.node();
       tree.insertText(parent, text);
-      if (lastChild(parent) !== before) count.node();
     },
     insertTextBefore(parent: AnyNode, text: string, reference: AnyNode) {
       const before = previous(tree, reference);
+      if (before === null || !tree.isTextNode(before)) count.node();
       tree.insertTextBefore(parent, text, reference);
-      if (previous(tree, reference) !== before) count.node();
     },
     setTemplateContent(template: AnyNode, content: AnyNode) {
       count.hosts.set(content, template);
