@@ -266,17 +266,54 @@ function bound(tree: Adapter): Adapter {
   return methods as unknown as Adapter;
 }
 
+// Adapter methods that only read an element's own tag, namespace or
+// attributes, which parse5 calls most: they see nothing of a text run.
+const TEXT_BLIND = new Set(["getTagName", "getNamespaceURI", "getAttrList"]);
+
+/** A counting tree adapter, and what ends its last text run. */
+interface CountingAdapter {
+  readonly adapter: Adapter;
+  /** Inserts the text run still held, if any. */
+  flush(): void;
+}
+
 /**
  * `tree` with every creation and insertion counted into `count`. Each of
  * its methods runs on `tree` itself (jsdom's adapter keeps private state).
+ *
+ * Text is handed on once per run: parse5 calls `insertText` once per
+ * character token (a word, then the space after it), and jsdom appends each
+ * to the text node with a mutation record and a new string. The run is held
+ * until any other adapter call (but the reads in `TEXT_BLIND`), so the tree
+ * builder never sees the tree without it, and jsdom builds the same nodes.
  */
-function countingAdapter(count: LimitCount, tree: Adapter): Adapter {
-  const wrapped = bound(tree);
+function countingAdapter(count: LimitCount, tree: Adapter): CountingAdapter {
+  const wrapped = bound(tree) as unknown as Record<
+    string,
+    (...args: unknown[]) => unknown
+  >;
+  let runParent: AnyNode | null = null;
+  let run = "";
+  const flush = () => {
+    if (runParent === null) return;
+    const parent = runParent;
+    runParent = null;
+    tree.insertText(parent, run);
+  };
+  for (const name of Object.keys(wrapped)) {
+    if (TEXT_BLIND.has(name)) continue;
+    const method = wrapped[name];
+    wrapped[name] = (...args: unknown[]) => {
+      if (runParent !== null) flush();
+      return method(...args);
+    };
+  }
   const inserted = (node: AnyNode) => {
     if (tree.isElementNode(node)) count.depth(count.depthOf(tree, node));
   };
-  return Object.assign(wrapped, {
+  const adapter = Object.assign(wrapped as unknown as Adapter, {
     createElement(tagName: string, namespaceURI: NS, attrs: Token.Attribute[]) {
+      flush();
       if (namespaceURI !== HTML_NS || !IMPLIED.has(tagName)) count.node();
       // A reopened clone carries its attributes again.
       if (attrs === count.charged) count.charged = null;
@@ -284,44 +321,57 @@ function countingAdapter(count: LimitCount, tree: Adapter): Adapter {
       return tree.createElement(tagName, namespaceURI, attrs);
     },
     createCommentNode(data: string) {
+      flush();
       count.node();
       return tree.createCommentNode(data);
     },
     appendChild(parent: AnyNode, node: AnyNode) {
+      flush();
       tree.appendChild(parent, node);
       inserted(node);
     },
     insertBefore(parent: AnyNode, node: AnyNode, reference: AnyNode) {
+      flush();
       tree.insertBefore(parent, node, reference);
       inserted(node);
     },
     detachNode(node: AnyNode) {
+      flush();
       count.moved = true;
       tree.detachNode(node);
     },
     // Both adapters append text to a text node it follows, else create
-    // one; parse5 calls this once per character token, so the check is
-    // one read, before the insertion.
+    // one: the run is counted as one node unless the parent ends in text.
     insertText(parent: AnyNode, text: string) {
+      if (runParent === parent) {
+        run += text;
+        return;
+      }
+      flush();
       const last = lastChild(parent);
       if (last === null || !tree.isTextNode(last)) count.node();
-      tree.insertText(parent, text);
+      runParent = parent;
+      run = text;
     },
     insertTextBefore(parent: AnyNode, text: string, reference: AnyNode) {
+      flush();
       const before = previous(tree, reference);
       if (before === null || !tree.isTextNode(before)) count.node();
       tree.insertTextBefore(parent, text, reference);
     },
     setTemplateContent(template: AnyNode, content: AnyNode) {
+      flush();
       count.hosts.set(content, template);
       tree.setTemplateContent(template, content);
     },
     adoptAttributes(recipient: AnyNode, attrs: Token.Attribute[]) {
+      flush();
       // Repeated <html> and <body> tags merge onto one element.
       tree.adoptAttributes(recipient, attrs);
       count.onElement(tree.getAttrList(recipient).length);
     },
   });
+  return { adapter, flush };
 }
 
 /**
@@ -340,13 +390,15 @@ export function countedParse(
 ): unknown {
   count.engaged = true;
   const tree = (options?.treeAdapter ?? defaultTreeAdapter) as Adapter;
+  const counting = countingAdapter(count, tree);
   const parser = new ParserClass<ObjectTree>({
     ...options,
-    treeAdapter: countingAdapter(count, tree),
+    treeAdapter: counting.adapter,
   });
   parser.tokenizer = new CountingTokenizer(parser.options, parser, count);
   try {
     parser.tokenizer.write(html, true);
+    counting.flush();
     // Moves (the adoption agency, foster parenting) only shorten paths, but
     // the finished tree is checked once more all the same.
     if (count.moved) count.treeDepth(tree, parser.document);
