@@ -290,7 +290,7 @@ interface CountingAdapter {
 function countingAdapter(count: LimitCount, tree: Adapter): CountingAdapter {
   const wrapped = bound(tree) as unknown as Record<
     string,
-    (...args: unknown[]) => unknown
+    (a: unknown, b: unknown, c: unknown, d: unknown) => unknown
   >;
   let runParent: AnyNode | null = null;
   let run = "";
@@ -303,9 +303,11 @@ function countingAdapter(count: LimitCount, tree: Adapter): CountingAdapter {
   for (const name of Object.keys(wrapped)) {
     if (TEXT_BLIND.has(name)) continue;
     const method = wrapped[name];
-    wrapped[name] = (...args: unknown[]) => {
+    // Four parameters, the most any adapter method takes: no array of
+    // arguments per call.
+    wrapped[name] = (a: unknown, b: unknown, c: unknown, d: unknown) => {
       if (runParent !== null) flush();
-      return method(...args);
+      return method(a, b, c, d);
     };
   }
   const inserted = (node: AnyNode) => {

@@ -12,7 +12,18 @@ import { JSDOM } from "jsdom";
 import createDOMPurify, { type WindowLike } from "dompurify";
 import { createDomSanitizer } from "../../../server/sanitize/dom.ts";
 import { countingNextParse } from "../../../server/sanitize/_parse_hook.ts";
-import { HTML_LIMITS } from "../../../server/sanitize/limits.ts";
+import {
+  countedParse,
+  HTML_LIMITS,
+  LimitCount,
+} from "../../../server/sanitize/limits.ts";
+import {
+  defaultTreeAdapter,
+  type DefaultTreeAdapterMap,
+  parse as parse5Parse,
+  Parser,
+  serializeOuter,
+} from "parse5";
 import { canonicalUrl } from "../../../core/url.ts";
 import { createSanitizer, type Purifier } from "../../../core/sanitizer.ts";
 
@@ -87,4 +98,27 @@ Deno.test("the removal count is the same call after call, hooks removing or not"
     html: "<p>y</p>",
     removed: 1,
   });
+});
+
+Deno.test("the counted parse hands a text run to the tree once, as the same nodes", () => {
+  const calls: string[] = [];
+  const spy = {
+    ...defaultTreeAdapter,
+    insertText(parent: DefaultTreeAdapterMap["parentNode"], text: string) {
+      calls.push(text);
+      defaultTreeAdapter.insertText(parent, text);
+    },
+  };
+  const html = "<p>one two  three<b>four five</b> six</p>x<!--c-->y z";
+  const count = new LimitCount(HTML_LIMITS);
+  const doc = countedParse(
+    Parser,
+    html,
+    { treeAdapter: spy } as Parameters<typeof countedParse>[2],
+    count,
+  ) as DefaultTreeAdapterMap["document"];
+  // parse5 calls once per word and per space; the tree sees one per run.
+  assert.deepEqual(calls, ["one two  three", "four five", " six", "x", "y z"]);
+  assert.equal(serializeOuter(doc), serializeOuter(parse5Parse(html)));
+  assert.equal(count.nodes, 8); // p, b, a comment and 5 text runs
 });
