@@ -270,6 +270,40 @@ function bound(tree: Adapter): Adapter {
 // attributes, which parse5 calls most: they see nothing of a text run.
 const TEXT_BLIND = new Set(["getTagName", "getNamespaceURI", "getAttrList"]);
 
+/** The text held for one parent until the tree builder's next call. */
+class TextRun {
+  parent: AnyNode | null = null;
+  text = "";
+  constructor(private readonly tree: Adapter) {}
+
+  /** Inserts the held text, if any. */
+  flush(): void {
+    if (this.parent === null) return;
+    const parent = this.parent;
+    this.parent = null;
+    this.tree.insertText(parent, this.text);
+  }
+}
+
+/** `adapter` with each method (but `TEXT_BLIND`) ending `run` first. */
+function flushingFirst(adapter: Adapter, run: TextRun): Adapter {
+  const methods = adapter as unknown as Record<
+    string,
+    (a: unknown, b: unknown, c: unknown, d: unknown) => unknown
+  >;
+  for (const name of Object.keys(methods)) {
+    if (TEXT_BLIND.has(name)) continue;
+    const method = methods[name];
+    // Four parameters, the most any adapter method takes: no array of
+    // arguments per call.
+    methods[name] = (a, b, c, d) => {
+      if (run.parent !== null) run.flush();
+      return method(a, b, c, d);
+    };
+  }
+  return adapter;
+}
+
 /** A counting tree adapter, and what ends its last text run. */
 interface CountingAdapter {
   readonly adapter: Adapter;
@@ -288,32 +322,13 @@ interface CountingAdapter {
  * builder never sees the tree without it, and jsdom builds the same nodes.
  */
 function countingAdapter(count: LimitCount, tree: Adapter): CountingAdapter {
-  const wrapped = bound(tree) as unknown as Record<
-    string,
-    (a: unknown, b: unknown, c: unknown, d: unknown) => unknown
-  >;
-  let runParent: AnyNode | null = null;
-  let run = "";
-  const flush = () => {
-    if (runParent === null) return;
-    const parent = runParent;
-    runParent = null;
-    tree.insertText(parent, run);
-  };
-  for (const name of Object.keys(wrapped)) {
-    if (TEXT_BLIND.has(name)) continue;
-    const method = wrapped[name];
-    // Four parameters, the most any adapter method takes: no array of
-    // arguments per call.
-    wrapped[name] = (a: unknown, b: unknown, c: unknown, d: unknown) => {
-      if (runParent !== null) flush();
-      return method(a, b, c, d);
-    };
-  }
+  const run = new TextRun(tree);
+  const flush = () => run.flush();
+  const wrapped = flushingFirst(bound(tree), run);
   const inserted = (node: AnyNode) => {
     if (tree.isElementNode(node)) count.depth(count.depthOf(tree, node));
   };
-  const adapter = Object.assign(wrapped as unknown as Adapter, {
+  const adapter = Object.assign(wrapped, {
     createElement(tagName: string, namespaceURI: NS, attrs: Token.Attribute[]) {
       flush();
       if (namespaceURI !== HTML_NS || !IMPLIED.has(tagName)) count.node();
@@ -345,15 +360,15 @@ function countingAdapter(count: LimitCount, tree: Adapter): CountingAdapter {
     // Both adapters append text to a text node it follows, else create
     // one: the run is counted as one node unless the parent ends in text.
     insertText(parent: AnyNode, text: string) {
-      if (runParent === parent) {
-        run += text;
+      if (run.parent === parent) {
+        run.text += text;
         return;
       }
       flush();
       const last = lastChild(parent);
       if (last === null || !tree.isTextNode(last)) count.node();
-      runParent = parent;
-      run = text;
+      run.parent = parent;
+      run.text = text;
     },
     insertTextBefore(parent: AnyNode, text: string, reference: AnyNode) {
       flush();
