@@ -201,8 +201,11 @@ interface InstanceState {
   options: SanitizerOptions;
   /** Removals the hooks made that DOMPurify does not record. */
   removed: number;
-  /** Nodes the hooks removed; DOMPurify's attribute records on them are moot. */
-  gone: WeakSet<DomNode>;
+  /**
+   * Nodes the hooks removed; DOMPurify's attribute records on them are
+   * moot. Emptied after each call (no node is held past it).
+   */
+  readonly gone: Set<DomNode>;
   /** The element whose attributes are being judged, and its kept names. */
   el: DomElement | null;
   kept: ReadonlySet<string> | undefined;
@@ -223,6 +226,11 @@ const FAST_KEPT = /* @__PURE__ */ (() =>
     "#text",
     "#comment",
   ]))();
+// A root-relative path already in the one spelling `canonicalUrl` gives:
+// segments of unreserved characters, none empty, `.` or `..` (each starts
+// with a character other than a dot), no query or fragment. Most images'
+// `src` look like this, and skip the URL parser.
+const CANONICAL_PATH = /^(?:\/[\w~-][\w.~-]*)+\/?$/;
 // A `<pre>` element comes only from a `<pre` start tag in the markup.
 const PRE_TAG = /<pre/i;
 
@@ -286,7 +294,9 @@ function attributeHook(state: InstanceState) {
     } else {
       // As judged (trimmed); an image's address in its one spelling, so
       // media cleanup sees every use of an upload.
-      event.attrValue = name === "src" ? canonicalUrl(value) ?? value : value;
+      event.attrValue = name !== "src" || CANONICAL_PATH.test(value)
+        ? value
+        : canonicalUrl(value) ?? value;
     }
   };
 }
@@ -321,7 +331,7 @@ function install(purify: Purifier): InstanceState {
   const state: InstanceState = {
     options: {},
     removed: 0,
-    gone: new WeakSet(),
+    gone: new Set(),
     el: null,
     kept: undefined,
     link: null,
@@ -333,13 +343,20 @@ function install(purify: Purifier): InstanceState {
   return state;
 }
 
-/** Removals DOMPurify recorded, less attribute records on removed nodes. */
+/**
+ * Removals DOMPurify recorded, less attribute records on removed nodes;
+ * empties `state.gone`.
+ */
 function countRemoved(purify: Purifier, state: InstanceState): number {
+  const removed = purify.removed ?? [];
+  const gone = state.gone;
+  if (gone.size === 0) return state.removed + removed.length;
   let count = state.removed;
-  for (const item of purify.removed ?? []) {
+  for (const item of removed) {
     const from = (item as { from?: DomNode }).from;
-    if (from === undefined || !state.gone.has(from)) count++;
+    if (from === undefined || !gone.has(from)) count++;
   }
+  gone.clear();
   return count;
 }
 
@@ -378,7 +395,7 @@ export function createSanitizer(
   const run = (dirty: string | DomElement) => {
     state.options = options;
     state.removed = 0;
-    state.gone = new WeakSet();
+    state.gone.clear(); // after a call that threw
     const pre = typeof dirty !== "string" || PRE_TAG.test(dirty);
     if (pre) purify.addHook("afterSanitizeElements", preHook);
     try {
@@ -389,7 +406,8 @@ export function createSanitizer(
           : { ...SANITIZER_POLICY, IN_PLACE: true },
       );
     } finally {
-      // Hold no node of this document past the call.
+      // Hold no node of this document past the call (the count reads
+      // `gone` first).
       state.el = state.link = null;
       if (pre) purify.removeHook("afterSanitizeElements", preHook);
     }

@@ -233,17 +233,20 @@ class CountingTokenizer extends Tokenizer {
 }
 
 /** The last child of `parent` (jsdom's nodes know it; parse5's list them). */
-function lastChild(parent: AnyNode): unknown {
-  if ("lastChild" in parent) return parent.lastChild;
-  const children = (parent as { childNodes: unknown[] }).childNodes;
-  return children[children.length - 1];
+function lastChild(parent: AnyNode): AnyNode | null {
+  const last = (parent as { lastChild?: AnyNode | null }).lastChild;
+  if (last !== undefined) return last;
+  const children = (parent as { childNodes: AnyNode[] }).childNodes;
+  return children[children.length - 1] ?? null;
 }
 
 /** The node before `node` among its siblings. */
-function previous(tree: Adapter, node: AnyNode): unknown {
-  if ("previousSibling" in node) return node.previousSibling;
+function previous(tree: Adapter, node: AnyNode): AnyNode | null {
+  const before = (node as { previousSibling?: AnyNode | null })
+    .previousSibling;
+  if (before !== undefined) return before;
   const siblings = tree.getChildNodes(tree.getParentNode(node)!);
-  return siblings[siblings.indexOf(node) - 1];
+  return siblings[siblings.indexOf(node) - 1] ?? null;
 }
 
 /** `tree`'s methods, each bound to `tree`, as a plain object. */
@@ -263,17 +266,71 @@ function bound(tree: Adapter): Adapter {
   return methods as unknown as Adapter;
 }
 
+// Adapter methods that only read an element's own tag, namespace or
+// attributes, which parse5 calls most: they see nothing of a text run.
+const TEXT_BLIND = new Set(["getTagName", "getNamespaceURI", "getAttrList"]);
+
+/** The text held for one parent until the tree builder's next call. */
+class TextRun {
+  parent: AnyNode | null = null;
+  text = "";
+  constructor(private readonly tree: Adapter) {}
+
+  /** Inserts the held text, if any. */
+  flush(): void {
+    if (this.parent === null) return;
+    const parent = this.parent;
+    this.parent = null;
+    this.tree.insertText(parent, this.text);
+  }
+}
+
+/** `adapter` with each method (but `TEXT_BLIND`) ending `run` first. */
+function flushingFirst(adapter: Adapter, run: TextRun): Adapter {
+  const methods = adapter as unknown as Record<
+    string,
+    (a: unknown, b: unknown, c: unknown, d: unknown) => unknown
+  >;
+  for (const name of Object.keys(methods)) {
+    if (TEXT_BLIND.has(name)) continue;
+    const method = methods[name];
+    // Four parameters, the most any adapter method takes: no array of
+    // arguments per call.
+    methods[name] = (a, b, c, d) => {
+      if (run.parent !== null) run.flush();
+      return method(a, b, c, d);
+    };
+  }
+  return adapter;
+}
+
+/** A counting tree adapter, and what ends its last text run. */
+interface CountingAdapter {
+  readonly adapter: Adapter;
+  /** Inserts the text run still held, if any. */
+  flush(): void;
+}
+
 /**
  * `tree` with every creation and insertion counted into `count`. Each of
  * its methods runs on `tree` itself (jsdom's adapter keeps private state).
+ *
+ * Text is handed on once per run: parse5 calls `insertText` once per
+ * character token (a word, then the space after it), and jsdom appends each
+ * to the text node with a mutation record and a new string. The run is held
+ * until any other adapter call (but the reads in `TEXT_BLIND`), so the tree
+ * builder never sees the tree without it, and jsdom builds the same nodes.
  */
-function countingAdapter(count: LimitCount, tree: Adapter): Adapter {
-  const wrapped = bound(tree);
+function countingAdapter(count: LimitCount, tree: Adapter): CountingAdapter {
+  const run = new TextRun(tree);
+  const flush = () => run.flush();
+  const wrapped = flushingFirst(bound(tree), run);
   const inserted = (node: AnyNode) => {
     if (tree.isElementNode(node)) count.depth(count.depthOf(tree, node));
   };
-  return Object.assign(wrapped, {
+  const adapter = Object.assign(wrapped, {
     createElement(tagName: string, namespaceURI: NS, attrs: Token.Attribute[]) {
+      flush();
       if (namespaceURI !== HTML_NS || !IMPLIED.has(tagName)) count.node();
       // A reopened clone carries its attributes again.
       if (attrs === count.charged) count.charged = null;
@@ -281,41 +338,57 @@ function countingAdapter(count: LimitCount, tree: Adapter): Adapter {
       return tree.createElement(tagName, namespaceURI, attrs);
     },
     createCommentNode(data: string) {
+      flush();
       count.node();
       return tree.createCommentNode(data);
     },
     appendChild(parent: AnyNode, node: AnyNode) {
+      flush();
       tree.appendChild(parent, node);
       inserted(node);
     },
     insertBefore(parent: AnyNode, node: AnyNode, reference: AnyNode) {
+      flush();
       tree.insertBefore(parent, node, reference);
       inserted(node);
     },
     detachNode(node: AnyNode) {
+      flush();
       count.moved = true;
       tree.detachNode(node);
     },
+    // Both adapters append text to a text node it follows, else create
+    // one: the run is counted as one node unless the parent ends in text.
     insertText(parent: AnyNode, text: string) {
-      const before = lastChild(parent);
-      tree.insertText(parent, text);
-      if (lastChild(parent) !== before) count.node();
+      if (run.parent === parent) {
+        run.text += text;
+        return;
+      }
+      flush();
+      const last = lastChild(parent);
+      if (last === null || !tree.isTextNode(last)) count.node();
+      run.parent = parent;
+      run.text = text;
     },
     insertTextBefore(parent: AnyNode, text: string, reference: AnyNode) {
+      flush();
       const before = previous(tree, reference);
+      if (before === null || !tree.isTextNode(before)) count.node();
       tree.insertTextBefore(parent, text, reference);
-      if (previous(tree, reference) !== before) count.node();
     },
     setTemplateContent(template: AnyNode, content: AnyNode) {
+      flush();
       count.hosts.set(content, template);
       tree.setTemplateContent(template, content);
     },
     adoptAttributes(recipient: AnyNode, attrs: Token.Attribute[]) {
+      flush();
       // Repeated <html> and <body> tags merge onto one element.
       tree.adoptAttributes(recipient, attrs);
       count.onElement(tree.getAttrList(recipient).length);
     },
   });
+  return { adapter, flush };
 }
 
 /**
@@ -334,13 +407,15 @@ export function countedParse(
 ): unknown {
   count.engaged = true;
   const tree = (options?.treeAdapter ?? defaultTreeAdapter) as Adapter;
+  const counting = countingAdapter(count, tree);
   const parser = new ParserClass<ObjectTree>({
     ...options,
-    treeAdapter: countingAdapter(count, tree),
+    treeAdapter: counting.adapter,
   });
   parser.tokenizer = new CountingTokenizer(parser.options, parser, count);
   try {
     parser.tokenizer.write(html, true);
+    counting.flush();
     // Moves (the adoption agency, foster parenting) only shorten paths, but
     // the finished tree is checked once more all the same.
     if (count.moved) count.treeDepth(tree, parser.document);
