@@ -264,19 +264,18 @@ clientSiteTest("rich: undo, redo and the ARIA toolbar", {
       await resize(3);
       await below();
       await resize(0);
-      await below();
-      assert.equal(
-        await page.evaluate(
-          (sel: string, bar: string) =>
-            Math.round(
-              document.querySelector(bar)!.shadowRoot!.querySelector(".w")!
-                .getBoundingClientRect().top -
-                document.querySelector(sel)!.getBoundingClientRect().bottom,
-            ),
-          REGION,
-          BAR,
-        ),
-        4,
+      // Shrunk back: right below it again (the observer places it in a
+      // later frame; until then it is still lower down).
+      await page.waitFor(
+        (sel: string, bar: string) =>
+          Math.round(
+            document.querySelector(bar)!.shadowRoot!.querySelector(".w")!
+              .getBoundingClientRect().top -
+              document.querySelector(sel)!.getBoundingClientRect().bottom,
+          ) === 4,
+        { timeout: 3000 },
+        REGION,
+        BAR,
       );
     } finally {
       await page.close();

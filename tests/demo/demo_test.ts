@@ -174,6 +174,7 @@ Deno.test("demo: an editor gets markers and the client only with ?edit", async (
       save: "/api/cms/save",
       media: "/api/cms/media",
       history: "/api/cms/history",
+      library: "/api/cms/media/library",
       settings: true,
       mediaBase: "/media/",
       exit: "/",

@@ -154,3 +154,30 @@ export async function openEvents(
   })();
   return stream;
 }
+
+/** One editor as a `presence` event names them. */
+export interface PresenceEntry {
+  stream: string;
+  name: string;
+  focus: string | null;
+  dirty: string[];
+}
+
+/**
+ * The editors `s` knows of once it got `upTo`: its `presence` events folded
+ * (a whole board `{editors}` replaces what was known; `{set, gone}` changes
+ * it).
+ */
+export function presenceSeen(s: SseStream, upTo: SseEvent): PresenceEntry[] {
+  const board = new Map<string, PresenceEntry>();
+  for (const e of s.events.slice(0, s.events.indexOf(upTo) + 1)) {
+    if (e.event !== "presence") continue;
+    const d = JSON.parse(e.data);
+    if (d.editors) board.clear();
+    for (const id of d.gone ?? []) board.delete(id);
+    for (const x of [...d.editors ?? [], ...d.set ?? []]) {
+      board.set(x.stream, x);
+    }
+  }
+  return [...board.values()];
+}

@@ -13,13 +13,19 @@ import {
 } from "../helpers/demo.ts";
 import { spawnInstances } from "../helpers/instances.ts";
 import { startPostgres } from "../helpers/postgres.ts";
-import { openEvents, type SseEvent, type SseStream } from "../helpers/sse.ts";
+import {
+  openEvents,
+  presenceSeen,
+  type SseEvent,
+  type SseStream,
+} from "../helpers/sse.ts";
 
 const HEARTBEAT_MS = 1000;
 
 const data = (e: SseEvent) => JSON.parse(e.data);
-const editorsIn = (e: SseEvent) =>
-  e.event === "presence" ? data(e).editors.length : -1;
+/** How many editors `s` knows of at `e` (a presence event), else -1. */
+const editorsIn = (s: SseStream) => (e: SseEvent) =>
+  e.event === "presence" ? presenceSeen(s, e).length : -1;
 
 Deno.test("events across 3 instances on one PostgreSQL: presence comes and goes, saves arrive everywhere", async () => {
   await using pg = await startPostgres();
@@ -47,7 +53,7 @@ Deno.test("events across 3 instances on one PostgreSQL: presence comes and goes,
     const onC = await open(c);
     // Everybody sees all three.
     for (const s of [onA, onB, onC]) {
-      await s.next((e) => editorsIn(e) === 3, 10_000);
+      await s.next((e) => editorsIn(s)(e) === 3, 10_000);
     }
     // Visitors get nothing, on any instance.
     const visitor = await openEvents(`${b.url}/api/cms/events?page=/`, {
@@ -70,7 +76,7 @@ Deno.test("events across 3 instances on one PostgreSQL: presence comes and goes,
     for (const s of [onA, onC]) {
       await s.next((e) =>
         e.event === "presence" &&
-        data(e).editors.some((x: { stream: string; dirty: string[] }) =>
+        presenceSeen(s, e).some((x) =>
           x.stream === bHello.stream && x.dirty[0] === "pages:home:title"
         )
       );
@@ -103,12 +109,12 @@ Deno.test("events across 3 instances on one PostgreSQL: presence comes and goes,
     // A stream that ends leaves at once; a dead instance within 2 heartbeats.
     let from = onA.events.length;
     onB.close();
-    await onA.next((e) => editorsIn(e) === 2, 10_000, from);
+    await onA.next((e) => editorsIn(onA)(e) === 2, 10_000, from);
     from = onA.events.length;
     const killed = performance.now();
     await stopDemo(c, "SIGKILL");
     const left = await onA.next(
-      (e) => editorsIn(e) === 1,
+      (e) => editorsIn(onA)(e) === 1,
       4 * HEARTBEAT_MS,
       from,
     );
