@@ -11,6 +11,7 @@ import { parseAddress } from "../../core/address.ts";
 import {
   admitEditor,
   type Authorize,
+  type CanEdit,
   type EditRule,
   endpoint,
   type EndpointCall,
@@ -26,9 +27,14 @@ import { markChosen } from "./_uploads.ts";
 
 /** Options of {@linkcode createMediaLibraryHandler}. */
 export interface MediaLibraryHandlerOptions
-  extends MediaScanOptions, OriginOptions, EditRule {
+  extends MediaScanOptions, OriginOptions {
   /** The editor from the server-side session, or `null` (→ 403). */
   authorize: Authorize;
+  /**
+   * The save endpoint's per-field rule: an alt text shows only to editors
+   * it lets edit a field that shows it. None: every alt text shows.
+   */
+  canEdit?: CanEdit;
   /**
    * The admin gate of the library. Defaults to `authorize` (same as the
    * media endpoint's `authorizeMedia`).
