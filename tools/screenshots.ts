@@ -115,6 +115,17 @@ async function dismiss(page: Page, host: string): Promise<void> {
   );
 }
 
+/** Clicks list item `item` (scrolled to the middle); waits for its controls. */
+async function listControls(page: Page, item: string): Promise<void> {
+  await page.evaluate(
+    (sel: string) =>
+      document.querySelector(sel)!.scrollIntoView({ block: "center" }),
+    item,
+  );
+  await page.click(item);
+  await shadow(page, "cms-list", "[role=toolbar]");
+}
+
 const SCENES: Scene[] = [
   {
     name: "edit-bar",
@@ -158,14 +169,7 @@ const SCENES: Scene[] = [
     name: "list",
     title: "List items: move up or down, remove, add (Alt+↑/↓, Enter)",
     async run(page) {
-      const item = "[data-cms-field='pages:home:features.1']";
-      await page.evaluate(
-        (sel: string) =>
-          document.querySelector(sel)!.scrollIntoView({ block: "center" }),
-        item,
-      );
-      await page.click(item);
-      await shadow(page, "cms-list", "[role=toolbar]");
+      await listControls(page, "[data-cms-field='pages:home:features.1']");
     },
   },
   {
@@ -442,14 +446,7 @@ const SCENES: Scene[] = [
       await escape(page);
       await page.goto(`${url}/de/?edit`);
       await page.waitFor("cms-edit-bar", { timeout: 15_000 });
-      const item = "[data-cms-list] [data-cms-field]:nth-child(2)";
-      await page.evaluate(
-        (sel: string) =>
-          document.querySelector(sel)!.scrollIntoView({ block: "center" }),
-        item,
-      );
-      await page.click(item);
-      await shadow(page, "cms-list", "[role=toolbar]");
+      await listControls(page, "[data-cms-list] [data-cms-field]:nth-child(2)");
     },
   },
 ];
