@@ -127,6 +127,11 @@ export interface Purifier {
     entryPoint: "afterSanitizeElements",
     hook: (node: DomNode) => void,
   ): unknown;
+  /** Removes a hook registered with `addHook`. */
+  removeHook(
+    entryPoint: "afterSanitizeAttributes",
+    hook: (node: DomElement) => void,
+  ): unknown;
   /**
    * Sanitizes an HTML string, or with `IN_PLACE` an element's content where
    * it is.
@@ -209,8 +214,12 @@ interface InstanceState {
   /** The element whose attributes are being judged, and its kept names. */
   el: DomElement | null;
   kept: ReadonlySet<string> | undefined;
-  /** The last `<a>` with an attribute the policy may keep. */
+  /** The `<a>` with an attribute the policy may keep, being judged. */
   link: DomElement | null;
+  /** The instance the hooks are installed on. */
+  readonly purify: Purifier;
+  /** The hook that fixes `link` once its attributes are judged. */
+  linkHook: (node: DomElement) => void;
 }
 
 // Attribute names some tag keeps; DOMPurify's `ALLOWED_ATTR` (the same
@@ -286,7 +295,12 @@ function attributeHook(state: InstanceState) {
     if (node !== state.el) { // the tag is read once per element
       state.el = node;
       state.kept = keptAttributes(node.localName);
-      if (state.kept === LINK_ATTRS) state.link = node;
+      if (state.kept === LINK_ATTRS) {
+        // The link hook runs for this element only: a hook on every
+        // element costs a call per element.
+        state.link = node;
+        state.purify.addHook("afterSanitizeAttributes", state.linkHook);
+      }
     }
     const value = event.attrValue;
     if (!isAllowedOn(state.kept, node, name, value, state.options.mediaBase)) {
@@ -301,25 +315,27 @@ function attributeHook(state: InstanceState) {
   };
 }
 
-// After an element's attributes: a link with an address gets the policy's
-// `rel`; one without keeps neither `rel` nor `target`.
+// After a link's attributes (registered by the attribute hook for that
+// element only, and removed as it runs): a link with an address gets the
+// policy's `rel`; one without keeps neither `rel` nor `target`.
 function linkHook(state: InstanceState) {
-  return (node: DomElement) => {
-    // Only an <a> with an attribute the policy may keep needs a look: one
-    // with none has no rel or target to set or remove.
-    if (node === state.link && isHtmlElement(node)) {
-      if (node.hasAttribute("href")) node.setAttribute("rel", LINK_REL);
-      else {
-        // A link without an address keeps neither rel nor target.
-        for (const name of ["rel", "target"]) {
-          if (node.hasAttribute(name)) {
-            node.removeAttribute(name);
-            if (name === "target") state.removed++;
-          }
+  const hook = (node: DomElement) => {
+    state.purify.removeHook("afterSanitizeAttributes", hook);
+    const link = state.link;
+    state.link = state.el = null; // a second visit registers it again
+    if (node !== link || !isHtmlElement(node)) return;
+    if (node.hasAttribute("href")) node.setAttribute("rel", LINK_REL);
+    else {
+      // A link without an address keeps neither rel nor target.
+      for (const name of ["rel", "target"]) {
+        if (node.hasAttribute(name)) {
+          node.removeAttribute(name);
+          if (name === "target") state.removed++;
         }
       }
     }
   };
+  return hook;
 }
 
 function install(purify: Purifier): InstanceState {
@@ -329,16 +345,18 @@ function install(purify: Purifier): InstanceState {
     throw new Error("DOMPurify is not supported by this window");
   }
   const state: InstanceState = {
+    purify,
     options: {},
     removed: 0,
     gone: new Set(),
     el: null,
     kept: undefined,
     link: null,
+    linkHook: () => {},
   };
+  state.linkHook = linkHook(state);
   purify.addHook("uponSanitizeElement", elementHook(state));
   purify.addHook("uponSanitizeAttribute", attributeHook(state));
-  purify.addHook("afterSanitizeAttributes", linkHook(state));
   installed.set(purify, state);
   return state;
 }
@@ -408,6 +426,9 @@ export function createSanitizer(
     } finally {
       // Hold no node of this document past the call (the count reads
       // `gone` first).
+      if (state.link !== null) { // a walk that threw
+        purify.removeHook("afterSanitizeAttributes", state.linkHook);
+      }
       state.el = state.link = null;
       if (pre) purify.removeHook("afterSanitizeElements", preHook);
     }

@@ -117,11 +117,8 @@ Deno.test("createSanitizer installs its hooks once per instance; the <pre> hook 
   const a = createSanitizer(fake);
   const b = createSanitizer(fake, { mediaBase: "/media/" });
   assert.notEqual(a, b);
-  const installed = [
-    "uponSanitizeElement",
-    "uponSanitizeAttribute",
-    "afterSanitizeAttributes",
-  ];
+  // The link hook is not among them: it is registered per link.
+  const installed = ["uponSanitizeElement", "uponSanitizeAttribute"];
   assert.deepEqual(hooks, installed);
   assert.equal(a("x"), "X");
   assert.equal(b("<PRE>y"), "<PRE>Y");
@@ -130,6 +127,36 @@ Deno.test("createSanitizer installs its hooks once per instance; the <pre> hook 
     [...installed, "afterSanitizeElements"],
   ]);
   assert.deepEqual(hooks, installed); // removed again after the call
+});
+
+Deno.test("the link hook runs only for links, each link gets rel, and none outlives a call", () => {
+  const { window } = new JSDOM("");
+  const purify = createDOMPurify(window as unknown as WindowLike);
+  const calls: string[] = [];
+  const addHook = purify.addHook.bind(purify);
+  purify.addHook = ((name: string, hook: unknown) => {
+    if (name === "afterSanitizeAttributes") calls.push(name);
+    return (addHook as (n: string, h: unknown) => void)(name, hook);
+  }) as typeof purify.addHook;
+  const sanitize = createSanitizer(purify as unknown as Purifier);
+  assert.equal(
+    sanitize(
+      '<p class="x">a <a href="/a" target="_blank">b</a> <b>c</b>' +
+        '<a target="_top">d</a><a href="/e"></a></p>',
+    ),
+    '<p>a <a href="/a" target="_blank" rel="noopener noreferrer nofollow">b</a> <b>c</b>' +
+      '<a>d</a><a href="/e" rel="noopener noreferrer nofollow"></a></p>',
+  );
+  assert.equal(calls.length, 3); // once per link, not per element
+  // The last link, empty and last in the value, is fixed too; a value
+  // without links leaves no hook behind.
+  assert.equal(sanitize("<p>x</p><i>y</i>"), "<p>x</p><i>y</i>");
+  assert.equal(calls.length, 3);
+  assert.equal(
+    purify.removeHook("afterSanitizeAttributes"),
+    undefined,
+    "no link hook left registered",
+  );
 });
 
 Deno.test("createSanitizer refuses an unsupported DOMPurify (it would pass input through)", () => {
