@@ -127,11 +127,6 @@ export interface Purifier {
     entryPoint: "afterSanitizeElements",
     hook: (node: DomNode) => void,
   ): unknown;
-  /** Removes a hook registered with `addHook`. */
-  removeHook(
-    entryPoint: "afterSanitizeAttributes",
-    hook: (node: DomElement) => void,
-  ): unknown;
   /**
    * Sanitizes an HTML string, or with `IN_PLACE` an element's content where
    * it is.
@@ -216,10 +211,8 @@ interface InstanceState {
   kept: ReadonlySet<string> | undefined;
   /** The `<a>` with an attribute the policy may keep, being judged. */
   link: DomElement | null;
-  /** The instance the hooks are installed on. */
-  readonly purify: Purifier;
-  /** The hook that fixes `link` once its attributes are judged. */
-  linkHook: (node: DomElement) => void;
+  /** The `<body>` the walk started from, when it visited one. */
+  body: DomElement | null;
 }
 
 // Attribute names some tag keeps; DOMPurify's `ALLOWED_ATTR` (the same
@@ -256,11 +249,13 @@ const preHook = (node: DomNode) => {
 // outside it. Everything else is DOMPurify's.
 function elementHook(state: InstanceState) {
   return (node: DomNode, data: ElementHookEvent) => {
+    if (state.link !== null) fixLink(state);
     // Kept tags (but <img>), text and comments: DOMPurify decides alone.
     if (FAST_KEPT.has(data.tagName)) return;
     if (!isHtmlElement(node)) return; // text, comments, foreign: DOMPurify's
     const tag = node.localName;
     if (tag === "body") {
+      state.body = node;
       state.removed += outsideBody(node);
       return;
     }
@@ -295,12 +290,8 @@ function attributeHook(state: InstanceState) {
     if (node !== state.el) { // the tag is read once per element
       state.el = node;
       state.kept = keptAttributes(node.localName);
-      if (state.kept === LINK_ATTRS) {
-        // The link hook runs for this element only: a hook on every
-        // element costs a call per element.
-        state.link = node;
-        state.purify.addHook("afterSanitizeAttributes", state.linkHook);
-      }
+      // Fixed once its attributes are judged (see `fixLink`).
+      if (state.kept === LINK_ATTRS) state.link = node;
     }
     const value = event.attrValue;
     if (!isAllowedOn(state.kept, node, name, value, state.options.mediaBase)) {
@@ -315,27 +306,26 @@ function attributeHook(state: InstanceState) {
   };
 }
 
-// After a link's attributes (registered by the attribute hook for that
-// element only, and removed as it runs): a link with an address gets the
-// policy's `rel`; one without keeps neither `rel` nor `target`.
-function linkHook(state: InstanceState) {
-  const hook = (node: DomElement) => {
-    state.purify.removeHook("afterSanitizeAttributes", hook);
-    const link = state.link;
-    state.link = state.el = null; // a second visit registers it again
-    if (node !== link || !isHtmlElement(node)) return;
-    if (node.hasAttribute("href")) node.setAttribute("rel", LINK_REL);
-    else {
-      // A link without an address keeps neither rel nor target.
-      for (const name of ["rel", "target"]) {
-        if (node.hasAttribute(name)) {
-          node.removeAttribute(name);
-          if (name === "target") state.removed++;
-        }
+// A link whose attributes are judged: one with an address gets the
+// policy's `rel`; one without keeps neither `rel` nor `target`. Run from
+// the element hook of the next node DOMPurify visits (every attribute of
+// the link is judged by then), or after the walk for a link that is the
+// last node: a hook after every element's attributes costs a call per
+// element.
+function fixLink(state: InstanceState): void {
+  const node = state.link!;
+  state.link = null;
+  if (!isHtmlElement(node)) return;
+  if (node.hasAttribute("href")) node.setAttribute("rel", LINK_REL);
+  else {
+    // A link without an address keeps neither rel nor target.
+    for (const name of ["rel", "target"]) {
+      if (node.hasAttribute(name)) {
+        node.removeAttribute(name);
+        if (name === "target") state.removed++;
       }
     }
-  };
-  return hook;
+  }
 }
 
 function install(purify: Purifier): InstanceState {
@@ -345,16 +335,14 @@ function install(purify: Purifier): InstanceState {
     throw new Error("DOMPurify is not supported by this window");
   }
   const state: InstanceState = {
-    purify,
     options: {},
     removed: 0,
     gone: new Set(),
     el: null,
     kept: undefined,
     link: null,
-    linkHook: () => {},
+    body: null,
   };
-  state.linkHook = linkHook(state);
   purify.addHook("uponSanitizeElement", elementHook(state));
   purify.addHook("uponSanitizeAttribute", attributeHook(state));
   installed.set(purify, state);
@@ -417,19 +405,20 @@ export function createSanitizer(
     const pre = typeof dirty !== "string" || PRE_TAG.test(dirty);
     if (pre) purify.addHook("afterSanitizeElements", preHook);
     try {
-      return purify.sanitize(
+      const out = purify.sanitize(
         dirty,
         typeof dirty === "string"
           ? SANITIZER_POLICY
           : { ...SANITIZER_POLICY, IN_PLACE: true },
       );
+      if (state.link === null) return out;
+      // The last node was a link: fixed now, and serialized again.
+      fixLink(state);
+      return typeof out === "string" && state.body ? state.body.innerHTML : out;
     } finally {
       // Hold no node of this document past the call (the count reads
       // `gone` first).
-      if (state.link !== null) { // a walk that threw
-        purify.removeHook("afterSanitizeAttributes", state.linkHook);
-      }
-      state.el = state.link = null;
+      state.el = state.link = state.body = null;
       if (pre) purify.removeHook("afterSanitizeElements", preHook);
     }
   };
