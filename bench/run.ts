@@ -344,6 +344,16 @@ rows.push(
     1.1,
   ),
 );
+const sr100 = await sanitizeRatio(30, 2, 100_000);
+rows.push(
+  row(
+    "sanitize 100 KB rich HTML: server pipeline vs bare DOMPurify on jsdom",
+    ms(sr100.pipelineMs),
+    `bare ${ms(sr100.bareMs)}`,
+    sr100.ratio,
+    1.0,
+  ),
+);
 
 // Editor events: 200 editors over 3 instances on PostgreSQL.
 const ev = await eventsBench();

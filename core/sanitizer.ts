@@ -209,8 +209,10 @@ interface InstanceState {
   /** The element whose attributes are being judged, and its kept names. */
   el: DomElement | null;
   kept: ReadonlySet<string> | undefined;
-  /** The last `<a>` with an attribute the policy may keep. */
+  /** The `<a>` with an attribute the policy may keep, being judged. */
   link: DomElement | null;
+  /** The `<body>` the walk started from, when it visited one. */
+  body: DomElement | null;
 }
 
 // Attribute names some tag keeps; DOMPurify's `ALLOWED_ATTR` (the same
@@ -219,13 +221,10 @@ const SOME_TAG_KEEPS =
   /* @__PURE__ */ (() => new Set<string>(SANITIZER_POLICY.ALLOWED_ATTR))();
 const LINK_ATTRS = /* @__PURE__ */ keptAttributes("a");
 // What the element hook leaves to DOMPurify at once: kept tags but <img>
-// (judged as a whole), text and comments.
-const FAST_KEPT = /* @__PURE__ */ (() =>
-  new Set<string>([
-    ...KEPT_TAGS.filter((tag) => tag !== "img"),
-    "#text",
-    "#comment",
-  ]))();
+// (judged as a whole); text and comments, whose names start with `#`.
+const FAST_KEPT =
+  /* @__PURE__ */ (() =>
+    new Set<string>(KEPT_TAGS.filter((tag) => tag !== "img")))();
 // A root-relative path already in the one spelling `canonicalUrl` gives:
 // segments of unreserved characters, none empty, `.` or `..` (each starts
 // with a character other than a dot), no query or fragment. Most images'
@@ -247,11 +246,16 @@ const preHook = (node: DomNode) => {
 // outside it. Everything else is DOMPurify's.
 function elementHook(state: InstanceState) {
   return (node: DomNode, data: ElementHookEvent) => {
-    // Kept tags (but <img>), text and comments: DOMPurify decides alone.
-    if (FAST_KEPT.has(data.tagName)) return;
+    if (state.link !== null) fixLink(state);
+    // Text and comments (`#text`, `#comment`: most nodes, told by their
+    // first character without hashing a new string), and kept tags but
+    // <img>: DOMPurify decides alone.
+    const name = data.tagName;
+    if (name.charCodeAt(0) === 35 || FAST_KEPT.has(name)) return;
     if (!isHtmlElement(node)) return; // text, comments, foreign: DOMPurify's
     const tag = node.localName;
     if (tag === "body") {
+      state.body = node;
       state.removed += outsideBody(node);
       return;
     }
@@ -286,6 +290,7 @@ function attributeHook(state: InstanceState) {
     if (node !== state.el) { // the tag is read once per element
       state.el = node;
       state.kept = keptAttributes(node.localName);
+      // Fixed once its attributes are judged (see `fixLink`).
       if (state.kept === LINK_ATTRS) state.link = node;
     }
     const value = event.attrValue;
@@ -301,25 +306,26 @@ function attributeHook(state: InstanceState) {
   };
 }
 
-// After an element's attributes: a link with an address gets the policy's
-// `rel`; one without keeps neither `rel` nor `target`.
-function linkHook(state: InstanceState) {
-  return (node: DomElement) => {
-    // Only an <a> with an attribute the policy may keep needs a look: one
-    // with none has no rel or target to set or remove.
-    if (node === state.link && isHtmlElement(node)) {
-      if (node.hasAttribute("href")) node.setAttribute("rel", LINK_REL);
-      else {
-        // A link without an address keeps neither rel nor target.
-        for (const name of ["rel", "target"]) {
-          if (node.hasAttribute(name)) {
-            node.removeAttribute(name);
-            if (name === "target") state.removed++;
-          }
-        }
+// A link whose attributes are judged: one with an address gets the
+// policy's `rel`; one without keeps neither `rel` nor `target`. Run from
+// the element hook of the next node DOMPurify visits (every attribute of
+// the link is judged by then), or after the walk for a link that is the
+// last node: a hook after every element's attributes costs a call per
+// element.
+function fixLink(state: InstanceState): void {
+  const node = state.link!;
+  state.link = null;
+  if (!isHtmlElement(node)) return;
+  if (node.hasAttribute("href")) node.setAttribute("rel", LINK_REL);
+  else {
+    // A link without an address keeps neither rel nor target.
+    for (const name of ["rel", "target"]) {
+      if (node.hasAttribute(name)) {
+        node.removeAttribute(name);
+        if (name === "target") state.removed++;
       }
     }
-  };
+  }
 }
 
 function install(purify: Purifier): InstanceState {
@@ -335,10 +341,10 @@ function install(purify: Purifier): InstanceState {
     el: null,
     kept: undefined,
     link: null,
+    body: null,
   };
   purify.addHook("uponSanitizeElement", elementHook(state));
   purify.addHook("uponSanitizeAttribute", attributeHook(state));
-  purify.addHook("afterSanitizeAttributes", linkHook(state));
   installed.set(purify, state);
   return state;
 }
@@ -399,16 +405,20 @@ export function createSanitizer(
     const pre = typeof dirty !== "string" || PRE_TAG.test(dirty);
     if (pre) purify.addHook("afterSanitizeElements", preHook);
     try {
-      return purify.sanitize(
+      const out = purify.sanitize(
         dirty,
         typeof dirty === "string"
           ? SANITIZER_POLICY
           : { ...SANITIZER_POLICY, IN_PLACE: true },
       );
+      if (state.link === null) return out;
+      // The last node was a link: fixed now, and serialized again.
+      fixLink(state);
+      return typeof out === "string" && state.body ? state.body.innerHTML : out;
     } finally {
       // Hold no node of this document past the call (the count reads
       // `gone` first).
-      state.el = state.link = null;
+      state.el = state.link = state.body = null;
       if (pre) purify.removeHook("afterSanitizeElements", preHook);
     }
   };

@@ -164,20 +164,22 @@ export class LimitCount {
   }
 
   /**
-   * Elements from `element` up to the document (template contents count).
-   * Until the parser first moves a node, each element's depth is fixed when
-   * it is inserted, and its parent's is known; after a move, the path is
-   * walked.
+   * Elements from `element`, just inserted into `parent`, up to the
+   * document (template contents count). Until the parser first moves a
+   * node, each element's depth is fixed when it is inserted, and its
+   * parent's is known; after a move, the path is walked.
    */
-  depthOf(tree: Adapter, element: AnyNode): number {
+  depthOf(tree: Adapter, element: AnyNode, parent: AnyNode): number {
     if (!this.moved) {
-      const parent = this.above(tree, element);
-      const up = parent && !tree.isElementNode(parent)
-        ? this.hosts.get(parent)
-        : parent;
-      const depth = (up ? this.depths.get(up) ?? 0 : 0) + 1;
-      this.depths.set(element, depth);
-      return depth;
+      // An element parent's depth, else a template content's template's
+      // (the document's: 0).
+      let up = this.depths.get(parent);
+      if (up === undefined) {
+        const host = this.hosts.get(parent);
+        up = host === undefined ? 0 : this.depths.get(host) ?? 0;
+      }
+      this.depths.set(element, up + 1);
+      return up + 1;
     }
     let depth = 0;
     for (let n: AnyNode | null = element; n; n = this.above(tree, n)) {
@@ -325,8 +327,10 @@ function countingAdapter(count: LimitCount, tree: Adapter): CountingAdapter {
   const run = new TextRun(tree);
   const flush = () => run.flush();
   const wrapped = flushingFirst(bound(tree), run);
-  const inserted = (node: AnyNode) => {
-    if (tree.isElementNode(node)) count.depth(count.depthOf(tree, node));
+  const inserted = (parent: AnyNode, node: AnyNode) => {
+    if (tree.isElementNode(node)) {
+      count.depth(count.depthOf(tree, node, parent));
+    }
   };
   const adapter = Object.assign(wrapped, {
     createElement(tagName: string, namespaceURI: NS, attrs: Token.Attribute[]) {
@@ -345,12 +349,12 @@ function countingAdapter(count: LimitCount, tree: Adapter): CountingAdapter {
     appendChild(parent: AnyNode, node: AnyNode) {
       flush();
       tree.appendChild(parent, node);
-      inserted(node);
+      inserted(parent, node);
     },
     insertBefore(parent: AnyNode, node: AnyNode, reference: AnyNode) {
       flush();
       tree.insertBefore(parent, node, reference);
-      inserted(node);
+      inserted(parent, node);
     },
     detachNode(node: AnyNode) {
       flush();

@@ -10,6 +10,7 @@ import {
   sanitizeRich,
 } from "../../../server/sanitize/pool.ts";
 import { HttpError } from "../../../server/http/pipeline.ts";
+import { scanLimits } from "../../../server/sanitize/limits.ts";
 
 const rejectsWith = (status: number, pattern: RegExp) => (error: unknown) =>
   error instanceof HttpError && error.status === status &&
@@ -192,4 +193,30 @@ Deno.test("srcset is admitted only under the media base", async () => {
     await sanitizeHtml(img('srcset="/media/b.jpg 2x" sizes="url(x)"'), base),
     img('srcset="/media/b.jpg 2x"'),
   );
+});
+
+Deno.test("depth is counted exactly where the parser moves nothing: templates, siblings, tables, foreign content", () => {
+  const unlimited = {
+    nodes: 1e9,
+    attributes: 1e9,
+    attributesPerElement: 1e9,
+  };
+  // [value, its depth: <html> and <body> are 1 and 2]
+  const cases: [string, number][] = [
+    ["<p>x</p>", 3],
+    ["<ul><li><b>a</b></li></ul><p>b</p>", 5],
+    ["<template><p><i>x</i></p></template>", 5], // html, head, template, p, i
+    ["<div><template><ul><li>x</li></ul></template></div>", 6],
+    ["<table><tbody><tr><td><b>x</b></td></tr></tbody></table>", 7],
+    ["<svg><g><rect></rect></g></svg><p>y</p>", 5],
+    ["<b>".repeat(40) + "x", 42],
+  ];
+  for (const [html, depth] of cases) {
+    scanLimits(html, { ...unlimited, depth }); // accepted at its depth
+    assert.throws(
+      () => scanLimits(html, { ...unlimited, depth: depth - 1 }),
+      rejectsWith(400, /deep/),
+      html,
+    );
+  }
 });

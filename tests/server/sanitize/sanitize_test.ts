@@ -4,6 +4,7 @@ import createDOMPurify, { type WindowLike } from "dompurify";
 import { sanitizeHtml, sanitizeRich } from "../../../server/sanitize/pool.ts";
 import {
   createSanitizer,
+  type DomElement,
   isAllowedImage,
   isAllowedUrl,
   type Purifier,
@@ -117,11 +118,8 @@ Deno.test("createSanitizer installs its hooks once per instance; the <pre> hook 
   const a = createSanitizer(fake);
   const b = createSanitizer(fake, { mediaBase: "/media/" });
   assert.notEqual(a, b);
-  const installed = [
-    "uponSanitizeElement",
-    "uponSanitizeAttribute",
-    "afterSanitizeAttributes",
-  ];
+  // The link hook is not among them: it is registered per link.
+  const installed = ["uponSanitizeElement", "uponSanitizeAttribute"];
   assert.deepEqual(hooks, installed);
   assert.equal(a("x"), "X");
   assert.equal(b("<PRE>y"), "<PRE>Y");
@@ -130,6 +128,45 @@ Deno.test("createSanitizer installs its hooks once per instance; the <pre> hook 
     [...installed, "afterSanitizeElements"],
   ]);
   assert.deepEqual(hooks, installed); // removed again after the call
+});
+
+Deno.test("links are fixed without a hook per element, the last node of a value too", () => {
+  const { window } = new JSDOM("");
+  const purify = createDOMPurify(window as unknown as WindowLike);
+  const entries: string[] = [];
+  const addHook = purify.addHook.bind(purify);
+  purify.addHook = ((name: string, hook: unknown) => {
+    entries.push(name);
+    return (addHook as (n: string, h: unknown) => void)(name, hook);
+  }) as typeof purify.addHook;
+  const sanitize = createSanitizer(purify as unknown as Purifier);
+  const rel = 'rel="noopener noreferrer nofollow"';
+  assert.equal(
+    sanitize(
+      '<p class="x">a <a href="/a" target="_blank">b</a> <b>c</b>' +
+        '<a target="_top">d</a><a href="/e"></a></p>',
+    ),
+    `<p>a <a href="/a" target="_blank" ${rel}>b</a> <b>c</b>` +
+      `<a>d</a><a href="/e" ${rel}></a></p>`,
+  );
+  assert.ok(!entries.includes("afterSanitizeAttributes"), String(entries));
+  // A link that is the value's last node, with and without an address.
+  assert.deepEqual(sanitize.counted('x<a target="_top"></a>'), {
+    html: "x<a></a>",
+    removed: 1,
+  });
+  assert.deepEqual(sanitize.counted('<a href="https://a.example/"></a>'), {
+    html: `<a href="https://a.example/" ${rel}></a>`,
+    removed: 0,
+  });
+  // And in place.
+  const doc = new JSDOM('<a href="/x" target="_blank" onclick="y()"></a>')
+    .window.document;
+  assert.equal(sanitize.inPlace(doc.body as unknown as DomElement), 1);
+  assert.equal(
+    doc.body.innerHTML,
+    `<a href="/x" target="_blank" ${rel}></a>`,
+  );
 });
 
 Deno.test("createSanitizer refuses an unsupported DOMPurify (it would pass input through)", () => {
