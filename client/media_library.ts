@@ -402,8 +402,13 @@ async function finish(v: Library, chosen: boolean): Promise<void> {
       body: JSON.stringify({ chosen: item.key }),
     }).catch(() => null);
     if (!res?.ok) {
-      const reason = res ? await res.text() : t("offlineReason");
-      v.status.textContent = libraryLabel("refused", { reason });
+      const reason = await reasonOf(res);
+      v.status.textContent = refuse({
+        action: "library",
+        status: res?.status ?? 0,
+        reason,
+        message: libraryLabel("refused", { reason }),
+      });
       return;
     }
     if (v.closed) return; // chosen twice while the first was on its way
