@@ -16,7 +16,20 @@ import { KvContentStore } from "../../server/store/kv/mod.ts";
 const DIALOG = "cms-schedule";
 
 /** Clicks the button whose text is `label` in the shadow root of `host`. */
-function clickIn(page: Page, host: string, label: string) {
+async function clickIn(page: Page, host: string, label: string) {
+  // The button may come with a lazy chunk: wait for it (bounded), then click.
+  await page.waitFor(
+    (host, label) =>
+      [
+        ...document.querySelector(host)?.shadowRoot?.querySelectorAll(
+          "button",
+        ) ?? [],
+      ]
+        .some((b) => b.textContent === label),
+    { timeout: 10_000 },
+    host,
+    label,
+  );
   return page.evaluate(
     (host, label) => {
       const root = document.querySelector(host)!.shadowRoot!;
