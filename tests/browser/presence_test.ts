@@ -14,7 +14,7 @@ import { startDemo } from "../../demo/main.ts";
 import { engineTest, type Page } from "../helpers/browser.ts";
 import { DEMO_PASSWORD as PASSWORD } from "../helpers/demo.ts";
 import { type Instances, spawnInstances } from "../helpers/instances.ts";
-import { startPostgres } from "../helpers/postgres.ts";
+import { HAS_POSTGRES, startPostgres } from "../helpers/postgres.ts";
 
 const HEARTBEAT_MS = 1000;
 const WAIT = { timeout: 15_000 };
@@ -226,6 +226,7 @@ engineTest(
     }
   },
   ["chromium"],
+  !HAS_POSTGRES, // its tests need PostgreSQL
 );
 
 engineTest(

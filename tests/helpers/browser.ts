@@ -43,6 +43,7 @@
  * @module
  */
 import { freePort } from "./serve.ts";
+import { installed } from "./skips.ts";
 import puppeteer, {
   type Browser as PBrowser,
   type BrowserContext as PContext,
@@ -139,29 +140,16 @@ export const MINIBROWSER = Deno.env.get("MINIBROWSER_PATH") ??
 /** Per-command timeout: nothing waits longer than this. */
 const COMMAND_MS = 15_000;
 
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * The engines installed here, optionally narrowed by `CMS_ENGINES`
+ * The engines installed here (`skips.ts` decides, so a missing one is
+ * named in the run's report), optionally narrowed by `CMS_ENGINES`
  * (comma-separated, e.g. `CMS_ENGINES=chromium,webkit`).
  */
 export function engines(): Engine[] {
-  const installed: Engine[] = [];
-  if (exists(CHROMIUM)) installed.push("chromium");
-  if (exists(FIREFOX)) installed.push("firefox");
-  if (
-    exists(MINIBROWSER) && exists("/usr/bin/WebKitWebDriver") &&
-    exists("/usr/bin/Xvfb")
-  ) installed.push("webkit");
+  const all: Engine[] = ["chromium", "firefox", "webkit"];
+  const found = all.filter((e) => installed(e));
   const wanted = Deno.env.get("CMS_ENGINES")?.split(",").map((s) => s.trim());
-  return wanted ? installed.filter((e) => wanted.includes(e)) : installed;
+  return wanted ? found.filter((e) => wanted.includes(e)) : found;
 }
 
 /** Starts a browser of `engine`. Always close it in `finally`. */
@@ -199,17 +187,23 @@ export async function withBrowser<T>(
 
 /**
  * Registers one `Deno.test` per engine (named `name [engine]`); each starts
- * its browser once, runs `fn` and stops the browser in `finally`.
+ * its browser once, runs `fn` and stops the browser in `finally`. `only`
+ * narrows the engines; `ignore` ignores them all (a test that also needs
+ * PostgreSQL passes `!HAS_POSTGRES`).
  */
 export function engineTest(
   name: string,
   fn: (t: Deno.TestContext, browser: Browser) => Promise<void>,
   only?: Engine[],
+  ignore = false,
 ): void {
   for (const engine of engines()) {
     if (only && !only.includes(engine)) continue;
-    Deno.test(`${name} [${engine}]`, (t) =>
-      withBrowser(engine, (b) => fn(t, b)));
+    Deno.test(
+      `${name} [${engine}]`,
+      { ignore },
+      (t) => withBrowser(engine, (b) => fn(t, b)),
+    );
   }
 }
 

@@ -7,6 +7,10 @@
  */
 import { freePort } from "./serve.ts";
 import postgres from "postgres";
+import { HAS_POSTGRES, INSTALL_COMMAND } from "./skips.ts";
+
+/** Whether PostgreSQL is installed: give its tests `ignore: !HAS_POSTGRES`. */
+export { HAS_POSTGRES };
 
 /** A running PostgreSQL. */
 export interface PostgresHandle extends AsyncDisposable {
@@ -25,7 +29,9 @@ async function binDir(): Promise<string> {
     if (/^\d+$/.test(e.name)) versions.push(Number(e.name));
   }
   if (!versions.length) {
-    throw new Error("PostgreSQL is not installed (apt-get install postgresql)");
+    throw new Error(
+      `PostgreSQL is not installed (${INSTALL_COMMAND}, or apt-get install postgresql)`,
+    );
   }
   return `/usr/lib/postgresql/${Math.max(...versions)}/bin`;
 }

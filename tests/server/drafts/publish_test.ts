@@ -10,7 +10,7 @@ import type { PublishMode } from "../../../server/store/types.ts";
 import { contentVersion } from "../../../core/version.ts";
 import { type Site, startSignedIn } from "../../helpers/demo.ts";
 import { draftStoreSuite, type Open } from "../../helpers/draft_stores.ts";
-import { startPostgres } from "../../helpers/postgres.ts";
+import { HAS_POSTGRES, startPostgres } from "../../helpers/postgres.ts";
 
 const ED = { field: "title", editor: "Ada" };
 
@@ -652,8 +652,16 @@ Deno.test("drafts over HTTP: demo on Deno KV", async (t) => {
   await withDemo("direct", undefined, (site) => directSuite(t, site));
 });
 
-Deno.test("drafts over HTTP: demo on PostgreSQL", async (t) => {
-  await using pg = await startPostgres();
-  await withDemo("draft", await pg.database(), (site) => draftSuite(t, site));
-  await withDemo("direct", await pg.database(), (site) => directSuite(t, site));
-});
+Deno.test(
+  "drafts over HTTP: demo on PostgreSQL",
+  { ignore: !HAS_POSTGRES },
+  async (t) => {
+    await using pg = await startPostgres();
+    await withDemo("draft", await pg.database(), (site) => draftSuite(t, site));
+    await withDemo(
+      "direct",
+      await pg.database(),
+      (site) => directSuite(t, site),
+    );
+  },
+);

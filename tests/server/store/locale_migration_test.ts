@@ -20,7 +20,7 @@ import { KvContentStore } from "../../../server/store/kv/mod.ts";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
 import { PostgresContentStore } from "../../../postgres/store/mod.ts";
 import type { DraftStore, StoreLine } from "../../../server/store/types.ts";
-import { startPostgres } from "../../helpers/postgres.ts";
+import { HAS_POSTGRES, startPostgres } from "../../helpers/postgres.ts";
 
 /** The declaration the site had before locales. */
 const before = defineContent({
@@ -145,7 +145,9 @@ Deno.test("locales on a pre-locale Deno KV data folder", async () => {
   }
 });
 
-Deno.test("locales on a pre-locale PostgreSQL database", async () => {
+Deno.test("locales on a pre-locale PostgreSQL database", {
+  ignore: !HAS_POSTGRES,
+}, async () => {
   await using pg = await startPostgres();
   const url = await pg.database();
   let old: StoreLine[];
