@@ -34,6 +34,13 @@
  *   {@linkcode serveLocalMedia}), {@linkcode MemoryMediaStorage}; S3 in
  *   `@inplace/cms/s3`.
  *
+ * Guides: [wiring a host](./docs/wiring.md) (`createCms` wires every
+ * endpoint in one call), [content and addresses](./docs/content.md),
+ * [storage](./docs/storage.md), [security](./docs/security.md),
+ * [production](./docs/production.md), the
+ * [protocol reference](./docs/protocol.md); the map is in the
+ * [README](./README.md#guides).
+ *
  * @example
  * ```ts
  * import {

@@ -20,6 +20,9 @@
  * - `cms:alt` `{missing}` when the number of images in rich regions without
  *   alt text changes.
  *
+ * Guide: [the client](../docs/client.md) (every page config key, keys,
+ * design tokens, sizes); the wire types are in `@inplace/cms/core`.
+ *
  * @example
  * ```ts ignore
  * import { mountCms } from "@inplace/cms/client";

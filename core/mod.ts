@@ -4,6 +4,9 @@
  * wire protocol of every endpoint and the sanitizer policy. No Deno APIs,
  * and no DOM lib needed to type-check it.
  *
+ * Guides: [content and addresses](../docs/content.md), the
+ * [protocol reference](../docs/protocol.md).
+ *
  * @example
  * ```ts
  * import { defineContent, formatAddress, list, parseAddress } from "@inplace/cms/core";

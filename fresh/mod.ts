@@ -4,6 +4,8 @@
  * client only in edit mode. Typed structurally against Fresh 2.3; Fresh is
  * never imported.
  *
+ * Guide: [Fresh 2: the full site](../docs/fresh.md).
+ *
  * @example
  * ```ts
  * // routes/api/cms/save.ts

@@ -3,6 +3,9 @@
  * that use it load the `postgres` driver: content, history, drafts and
  * schedules in four tables, safe for any number of instances.
  *
+ * Guide: [storage choices](../docs/storage.md#storage-choices) (set-up,
+ * sharing one client with `PostgresEventBus`, several instances).
+ *
  * @example
  * ```ts ignore
  * import { createSaveHandler, defineContent } from "@inplace/cms";

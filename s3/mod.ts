@@ -2,6 +2,9 @@
  * S3 media storage (AWS S3, R2, MinIO), in its own entry point so that only
  * apps that use it load the `aws4fetch` signer.
  *
+ * Guide: [storage choices](../docs/storage.md#storage-choices) (AWS S3, R2,
+ * MinIO, path-style or virtual-hosted).
+ *
  * @example
  * ```ts
  * import { createMediaHandler } from "@inplace/cms";

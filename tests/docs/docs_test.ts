@@ -1,7 +1,8 @@
 /**
  * The documentation holds up: every relative link in README.md, docs/ and
  * bench/README.md reaches a file (and, with a `#fragment`, a heading of
- * it); every ```ts / ```tsx block type-checks in a new app outside the
+ * it), and so does every link of the entry points' `@module` docs, each
+ * of which names its guide; every ```ts / ```tsx block type-checks in a new app outside the
  * repository that links this checkout, with the strict defaults a new app
  * has; README.md stays short enough to read as a package page.
  *
@@ -116,7 +117,12 @@ export function brokenLinks(root: string, files: string[]): string[] {
   const read = (path: string) => {
     if (!texts.has(path)) {
       try {
-        texts.set(path, Deno.readTextFileSync(`${root}/${path}`));
+        const text = Deno.readTextFileSync(`${root}/${path}`);
+        // A module's links are those of its `@module` doc.
+        texts.set(
+          path,
+          path.endsWith(".ts") ? text.slice(0, text.indexOf("@module")) : text,
+        );
       } catch {
         texts.set(path, null);
       }
@@ -271,6 +277,28 @@ Deno.test("docs: every relative link and #anchor in README.md, docs/ and bench/R
   const files = docFiles();
   assert.ok(files.includes("docs/architecture.md"), files.join());
   const broken = brokenLinks(ROOT, files);
+  assert.deepEqual(broken, [], "broken links:\n" + broken.join("\n"));
+});
+
+/** The entry points, whose `@module` docs link to their guides. */
+const ENTRY_POINTS = [
+  "mod.ts",
+  "client/mod.ts",
+  "core/mod.ts",
+  "fresh/mod.ts",
+  "postgres/mod.ts",
+  "s3/mod.ts",
+];
+
+Deno.test("docs: each entry point's module doc links to its guide, and the links resolve", () => {
+  for (const file of ENTRY_POINTS) {
+    const doc = Deno.readTextFileSync(`${ROOT}/${file}`).split("@module")[0];
+    assert.ok(
+      linksOf(file, doc).some((l) => /docs\/\w+\.md/.test(l.target)),
+      `${file}: its @module doc links to no guide in docs/`,
+    );
+  }
+  const broken = brokenLinks(ROOT, ENTRY_POINTS);
   assert.deepEqual(broken, [], "broken links:\n" + broken.join("\n"));
 });
 
