@@ -112,6 +112,13 @@ export {
   type TextLimits,
 } from "./core/content.ts";
 export { readLocale } from "./core/locale.ts";
+export {
+  checkAlt,
+  checkContent,
+  type CheckOptions,
+  type CheckRule,
+  type Finding,
+} from "./core/checks.ts";
 export { type LocalizedRecord, readLocalized } from "./server/store/mod.ts";
 // What a host implements or receives: editors, stores, storage.
 export type {

@@ -45,6 +45,14 @@ export {
   type TextLimits,
 } from "./content.ts";
 export {
+  checkAlt,
+  checkContent,
+  checkMessage,
+  type CheckOptions,
+  type CheckRule,
+  type Finding,
+} from "./checks.ts";
+export {
   localizeAddress,
   type LocalizedRecord,
   readLocale,
