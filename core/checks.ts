@@ -75,47 +75,38 @@ export interface CheckOptions {
 
 /** [English, German] message of each rule; `$` is replaced by a detail. */
 const MESSAGES: Record<CheckRule, [string, string]> = {
-  "img-alt-missing": [
-    "Image without alt text: describe it, or mark it decorative",
-    "Bild ohne Alternativtext: beschreiben oder als dekorativ markieren",
-  ],
+  "img-alt-missing": ["Image without alt text", "Bild ohne Alternativtext"],
   "img-alt-filename": [
-    "Alt text is a file name: describe the image",
-    "Alternativtext ist ein Dateiname: das Bild beschreiben",
+    "Alt text is a file name",
+    "Alternativtext ist ein Dateiname",
   ],
   "img-alt-long": [
-    "Alt text over 150 characters: shorten it",
-    "Alternativtext über 150 Zeichen: kürzen",
+    "Alt text over 150 characters",
+    "Alternativtext über 150 Zeichen",
   ],
   "heading-skip": [
     "Heading skips a level: use h$",
-    "Überschrift überspringt eine Ebene: h$ verwenden",
+    "Überschrift überspringt eine Ebene: h$",
   ],
   "heading-empty": ["Empty heading", "Leere Überschrift"],
   "link-empty": ["Link without text", "Link ohne Text"],
   "link-vague": [
-    "Link text says nothing out of context: name the target",
-    "Linktext sagt ohne Zusammenhang nichts: das Ziel nennen",
+    "Link text means nothing out of context",
+    "Linktext sagt allein nichts",
   ],
-  "link-broken": [
-    "Link to a page that does not exist",
-    "Link auf eine Seite, die es nicht gibt",
-  ],
+  "link-broken": ["Link to a missing page", "Link auf fehlende Seite"],
   "list-fake": [
-    "Paragraphs that look like a list: make it a list",
-    "Absätze, die wie eine Liste aussehen: eine Liste daraus machen",
+    "Paragraphs posing as a list",
+    "Absätze als Scheinliste",
   ],
   "table-no-header": [
     "Table without header cells",
     "Tabelle ohne Kopfzellen",
   ],
-  "text-all-caps": [
-    "Text in capitals is hard to read",
-    "Text in Großbuchstaben ist schwer zu lesen",
-  ],
+  "text-all-caps": ["Text in capitals", "Text in Großbuchstaben"],
   "text-repeated-word": ['Repeated word "$"', "Doppeltes Wort „$“"],
   "empty-paragraphs": [
-    "Empty paragraphs used as spacing",
+    "Empty paragraphs as spacing",
     "Leere Absätze als Abstand",
   ],
 };
@@ -198,11 +189,11 @@ const JOIN = "\uE000";
 const BREAK = "\uE001";
 /** Tags that do not separate words (the rest, `br` and `img` do). */
 const INLINE = /^(a|b|strong|em|i|u|s|strike|del|span|mark|small|sub|sup)$/;
-const VOID = /^(img|br|hr|wbr|input|source|col|area|meta|link)$/;
+const VOID = /^(img|br|hr|wbr|input)$/;
 const TAG =
   /<!--[\s\S]*?-->|<(\/?)([a-z][a-z0-9]*)((?:"[^"]*"|'[^']*'|[^'">])*)>/gi;
 const ATTR = /([^\s=/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
-const ENTITY = /&(#x[\da-f]+|#\d+|[a-z]+);/gi;
+const ENTITY = /&([a-z]+);/g;
 const NAMED: Record<string, string> = {
   amp: "&",
   lt: "<",
@@ -215,14 +206,7 @@ const NAMED: Record<string, string> = {
 /** `text` with its character references decoded. */
 function decode(text: string, pad = false): string {
   return text.replace(ENTITY, (e, name: string) => {
-    const c = name[0] === "#"
-      ? String.fromCodePoint(
-        parseInt(
-          name.slice(name[1] === "x" ? 2 : 1),
-          name[1] === "x" ? 16 : 10,
-        ),
-      )
-      : NAMED[name.toLowerCase()] ?? e;
+    const c = NAMED[name] ?? e;
     return pad ? c.padEnd(e.length, JOIN) : c;
   });
 }
@@ -249,18 +233,25 @@ interface Run {
   num?: number;
 }
 
-/** The state of one check. */
-interface Walk {
-  html: string;
-  /** `html` with tags and references masked, offsets kept. */
-  m: string;
-  lang?: string;
-  vague: RegExp[];
-  level: number;
-  out: Finding[];
-  empty: Run[];
-  lists: Run[];
-}
+/*
+ * The state of the check under way (a check runs to its end synchronously,
+ * so module variables serve and keep the bundled chunk small).
+ */
+/** The HTML checked. */
+let src = "";
+/** `src` with tags and references masked, offsets kept (see `mask`). */
+let masked = "";
+/** The messages' language. */
+let lang: string | undefined;
+/** The vague link texts that apply. */
+let vague: RegExp[] = [];
+/** The level of the last heading. */
+let level = 1;
+/** The findings so far. */
+let out: Finding[] = [];
+/** Runs of empty paragraphs, and of paragraphs posing as list items. */
+let empties: Run[] = [];
+let lists: Run[] = [];
 
 /**
  * The findings of every content check on `html` (a rich field's sanitized
@@ -272,20 +263,18 @@ export function checkContent(
   options: CheckOptions = {},
 ): Finding[] {
   const locale = options.locale ?? "";
-  const w: Walk = {
-    html,
-    m: mask(html),
-    lang: options.lang ?? locale,
-    vague: /^de/i.test(locale)
-      ? [VAGUE[1]]
-      : /^en/i.test(locale)
-      ? [VAGUE[0]]
-      : VAGUE,
-    level: options.headingBase ?? 1,
-    out: [],
-    empty: [],
-    lists: [],
-  };
+  src = html;
+  masked = mask(html);
+  lang = options.lang ?? locale;
+  vague = /^de/i.test(locale)
+    ? [VAGUE[1]]
+    : /^en/i.test(locale)
+    ? [VAGUE[0]]
+    : VAGUE;
+  level = options.headingBase ?? 1;
+  out = [];
+  empties = [];
+  lists = [];
   const stack: Open[] = [];
   for (const t of html.matchAll(TAG)) {
     const at = t.index, end = at + t[0].length;
@@ -294,10 +283,10 @@ export function checkContent(
     if (t[1]) {
       const i = stack.findLastIndex((o) => o.tag === tag);
       if (i < 0) continue;
-      for (const o of stack.splice(i).reverse()) close(w, o, at, end);
+      for (const o of stack.splice(i).reverse()) close(o, at, end);
     } else {
       const o: Open = { tag, start: at, inner: end, attrs: attrs(t[3]) };
-      if (tag === "img") image(w, stack, o, end);
+      if (tag === "img") image(stack, o, end);
       if (tag === "th") {
         const table = stack.findLast((s) => s.tag === "table");
         if (table) table.th = true;
@@ -305,11 +294,11 @@ export function checkContent(
       if (!VOID.test(tag)) stack.push(o);
     }
   }
-  for (const o of stack.reverse()) close(w, o, html.length, html.length);
-  runs(w, w.empty, "empty-paragraphs");
-  runs(w, w.lists, "list-fake");
-  repeated(w);
-  return w.out.sort((a, b) => a.start! - b.start!);
+  for (const o of stack.reverse()) close(o, html.length, html.length);
+  runs(empties, "empty-paragraphs");
+  runs(lists, "list-fake");
+  repeated();
+  return out.sort((a, b) => a.start! - b.start!);
 }
 
 /**
@@ -345,9 +334,9 @@ function attrs(text: string): Record<string, string> {
 }
 
 /** An `<img>`: its alt text checked, its open ancestors told. */
-function image(w: Walk, stack: Open[], o: Open, end: number) {
+function image(stack: Open[], o: Open, end: number) {
   const alt = o.attrs.alt;
-  w.out.push(...altFindings(alt, w.lang, o.start, end));
+  out.push(...altFindings(alt, lang, o.start, end));
   for (const s of stack) {
     s.img = true;
     if (alt?.trim()) s.named = true;
@@ -355,41 +344,41 @@ function image(w: Walk, stack: Open[], o: Open, end: number) {
 }
 
 /** The checks of an element that ends at `at` (its closing tag to `end`). */
-function close(w: Walk, o: Open, at: number, end: number) {
-  const inner = w.m.slice(o.inner, at);
+function close(o: Open, at: number, end: number) {
+  const inner = masked.slice(o.inner, at);
   const words = inner.replace(/[\uE000\uE001]/g, " ").trim();
   const plain = words.replace(/\s+/g, " ");
-  const level = /^h([1-6])$/.exec(o.tag)?.[1];
+  const h = /^h([1-6])$/.exec(o.tag)?.[1];
   const add = (rule: CheckRule, detail?: string) =>
-    w.out.push(finding(rule, w.lang, o.start, end, detail));
-  if (level) {
-    if (+level > w.level + 1) add("heading-skip", String(w.level + 1));
-    w.level = +level;
+    out.push(finding(rule, lang, o.start, end, detail));
+  if (h) {
+    if (+h > level + 1) add("heading-skip", String(level + 1));
+    level = +h;
     if (!plain && !o.named) add("heading-empty");
   }
   if (o.tag === "a" && "href" in o.attrs) {
     if (!plain && !o.named) add("link-empty");
     const said = plain.toLowerCase().replace(/[^\p{L}\s]+/gu, " ").trim()
       .replace(/\s+/g, " ");
-    if (said && w.vague.some((v) => v.test(said))) add("link-vague");
+    if (said && vague.some((v) => v.test(said))) add("link-vague");
   }
   if (o.tag === "table" && !o.th) add("table-no-header");
-  if (o.tag === "p") paragraph(w, o, plain, end);
+  if (o.tag === "p") paragraph(o, plain, end);
   if (
-    (level || o.tag === "p") && !/\p{Ll}/u.test(plain) &&
+    (h || o.tag === "p") && !/\p{Ll}/u.test(plain) &&
     /\p{Lu}/u.test(plain) && (plain.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) > 3
   ) add("text-all-caps");
 }
 
 /** A closed paragraph: added to a run of empty ones or of fake items. */
-function paragraph(w: Walk, o: Open, plain: string, end: number) {
-  if (!plain && !o.img) return extend(w, w.empty, o.start, end);
+function paragraph(o: Open, plain: string, end: number) {
+  if (!plain && !o.img) return extend(empties, o.start, end);
   const mark = /^(?:[•·]|[-*–](?=\s)|(\d{1,3})[.)](?=\s))/.exec(plain);
   if (!mark) return;
   const num = mark[1] ? +mark[1] : NaN;
-  const prev = w.lists.at(-1);
+  const prev = lists.at(-1);
   const next = prev && (isNaN(num) ? isNaN(prev.num!) : prev.num! + 1 === num);
-  extend(w, w.lists, o.start, end, next ? undefined : [], num);
+  extend(lists, o.start, end, next ? undefined : [], num);
 }
 
 /**
@@ -397,7 +386,6 @@ function paragraph(w: Walk, o: Open, plain: string, end: number) {
  * space lies between them (and `fresh` is not given), else starts a run.
  */
 function extend(
-  w: Walk,
   runs: Run[],
   start: number,
   end: number,
@@ -405,7 +393,7 @@ function extend(
   num?: number,
 ) {
   const prev = runs.at(-1);
-  if (!fresh && prev && !w.html.slice(prev.end, start).trim()) {
+  if (!fresh && prev && !src.slice(prev.end, start).trim()) {
     prev.end = end;
     prev.n++;
     prev.num = num;
@@ -413,16 +401,16 @@ function extend(
 }
 
 /** One finding of `rule` per run of two or more paragraphs. */
-function runs(w: Walk, list: Run[], rule: CheckRule) {
+function runs(list: Run[], rule: CheckRule) {
   for (const r of list) {
-    if (r.n > 1) w.out.push(finding(rule, w.lang, r.start, r.end));
+    if (r.n > 1) out.push(finding(rule, lang, r.start, r.end));
   }
 }
 
 /** The same word twice in a row within a block (`text-repeated-word`). */
-function repeated(w: Walk) {
+function repeated() {
   let prev: { word: string; start: number } | undefined;
-  for (const t of w.m.matchAll(/[\p{L}\p{N}\uE000]+|\uE001/gu)) {
+  for (const t of masked.matchAll(/[\p{L}\p{N}\uE000]+|\uE001/gu)) {
     const word = t[0].replace(/\uE000/g, "").toLowerCase();
     if (!/\p{L}/u.test(word)) {
       if (t[0] === BREAK || word) prev = undefined;
@@ -431,8 +419,8 @@ function repeated(w: Walk) {
     const start = t.index + t[0].search(/[^\uE000]/);
     if (prev?.word === word) {
       const end = t.index + t[0].replace(/\uE000+$/, "").length;
-      w.out.push(
-        finding("text-repeated-word", w.lang, prev.start, end, word),
+      out.push(
+        finding("text-repeated-word", lang, prev.start, end, word),
       );
     }
     prev = { word, start };
