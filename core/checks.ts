@@ -193,7 +193,7 @@ const VOID = /^(img|br|hr|wbr|input)$/;
 const TAG =
   /<!--[\s\S]*?-->|<(\/?)([a-z][a-z0-9]*)((?:"[^"]*"|'[^']*'|[^'">])*)>/gi;
 const ATTR = /([^\s=/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
-const ENTITY = /&([a-z]+);/g;
+const ENTITY = /&(#?\w+);/g;
 const NAMED: Record<string, string> = {
   amp: "&",
   lt: "<",
@@ -203,10 +203,14 @@ const NAMED: Record<string, string> = {
   nbsp: " ",
 };
 
-/** `text` with its character references decoded. */
+/**
+ * `text` with its character references decoded: the ones the sanitizer
+ * writes (`&amp; &lt; &gt; &quot; &nbsp;`) and `&apos;`; any other reads as
+ * a space (they are punctuation and symbols in practice).
+ */
 function decode(text: string, pad = false): string {
   return text.replace(ENTITY, (e, name: string) => {
-    const c = NAMED[name] ?? e;
+    const c = NAMED[name] ?? " ";
     return pad ? c.padEnd(e.length, JOIN) : c;
   });
 }
