@@ -67,6 +67,8 @@ export {
   type ErrorBody,
   type HistoryListing,
   type ListConflictBody,
+  type LinkCheckAnswer,
+  type LinkCheckBody,
   type ListSaveBody,
   type MediaAnswer,
   type MediaLibraryItem,
