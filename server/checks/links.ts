@@ -167,14 +167,16 @@ function siteOrigins(
 
 /**
  * The URL to ask for `path`, at `target`: 400 unless `path` is a site path
- * (`/…`, not `//…`) or an absolute URL on one of the site's `origins`.
+ * (`/…`, not `//…`) or an absolute URL on one of the site's `origins` (a
+ * path relative to a page, `about`, is the client's to resolve).
  * The fragment is dropped.
  */
 function onSite(path: string, origins: string[], target: string): string {
   const trimmed = path.trim();
   const url = URL.parse(trimmed, origins[0]);
   const relative = /^\/(?![/\\])/.test(trimmed);
-  if (!url || !(relative || origins.includes(url.origin))) {
+  const absolute = /^[a-z][\w+.-]*:/i.test(trimmed);
+  if (!url || !(relative || absolute && origins.includes(url.origin))) {
     throw new HttpError(
       Status.BadRequest,
       `Not a path on this site: ${path.slice(0, 100)}`,
