@@ -180,15 +180,17 @@ function altFindings(
 
 /** Vague link texts, English then German. */
 const VAGUE = [
-  /^(click here|here|read more|more|link|this link)$/,
-  /^(hier|hier klicken|klicken sie hier|mehr|weiterlesen|mehr lesen)$/,
+  /^((click )?here|(read )?more|(this )?link)$/,
+  /^(hier( klicken)?|klicken sie hier|mehr( lesen)?|weiterlesen)$/,
 ];
 
 /** In the masked text: an inline tag (joins), a block boundary. */
 const JOIN = "\uE000";
 const BREAK = "\uE001";
+/** In the masked text: a character of code (text, but no words). */
+const CODE = "\uE002";
 /** Tags that do not separate words (the rest, `br` and `img` do). */
-const INLINE = /^(a|b|strong|em|i|u|s|strike|del|span|mark|small|sub|sup)$/;
+const INLINE = /^([abius]|em|strong|strike|del|span|mark|small|su[bp])$/;
 const VOID = /^(img|br|hr|wbr|input)$/;
 const TAG =
   /<!--[\s\S]*?-->|<(\/?)([a-z][a-z0-9]*)((?:"[^"]*"|'[^']*'|[^'">])*)>/gi;
@@ -308,14 +310,14 @@ export function checkContent(
 /**
  * `html` with every tag masked (inline tags by `JOIN`, the rest by
  * `BREAK`), character references decoded and padded with `JOIN`, and the
- * text of code masked by `BREAK`: the offsets stay those of `html`.
+ * text of code masked by `CODE`: the offsets stay those of `html`.
  */
 function mask(html: string): string {
   const parts: string[] = [];
   let last = 0, code = 0;
   const text = (to: number) => {
     const raw = html.slice(last, to);
-    parts.push(code ? BREAK.repeat(raw.length) : decode(raw, true));
+    parts.push(code ? CODE.repeat(raw.length) : decode(raw, true));
   };
   for (const t of html.matchAll(TAG)) {
     text(t.index);
@@ -414,10 +416,10 @@ function runs(list: Run[], rule: CheckRule) {
 /** The same word twice in a row within a block (`text-repeated-word`). */
 function repeated() {
   let prev: { word: string; start: number } | undefined;
-  for (const t of masked.matchAll(/[\p{L}\p{N}\uE000]+|\uE001+/gu)) {
+  for (const t of masked.matchAll(/[\p{L}\p{N}\uE000]+|[\uE001\uE002]+/gu)) {
     const word = t[0].replace(/\uE000/g, "").toLowerCase();
     if (!/\p{L}/u.test(word)) {
-      if (t[0][0] === BREAK || word) prev = undefined;
+      if (word) prev = undefined; // a number, a boundary, code
       continue;
     }
     const start = t.index + t[0].search(/[^\uE000]/);

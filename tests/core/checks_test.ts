@@ -315,6 +315,13 @@ Deno.test("findings come in document order, with offsets of the element", () => 
   ]]);
 });
 
+Deno.test("code is text: a heading, link or paragraph of code is not empty", () => {
+  assert.deepEqual(rules("<h2><code>deno.json</code></h2>"), []);
+  assert.deepEqual(rules('<p><a href="/d"><code>deno.json</code></a></p>'), []);
+  assert.deepEqual(rules("<p><code>x</code></p><p><code>y</code></p>"), []);
+  assert.deepEqual(rules("<pre>a</pre><pre>b</pre>"), []);
+});
+
 Deno.test("the tokenizer: quoting, references in attributes, comments, upper case, unclosed tags", () => {
   assert.deepEqual(rules("<IMG SRC=/a ALT='A dog'>"), []);
   assert.deepEqual(rules('<img src="/a" alt="Tom &amp; Jerry > cartoon">'), []);
