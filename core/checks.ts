@@ -330,6 +330,37 @@ function mask(html: string): string {
   return parts.join("");
 }
 
+/** A link of a field to a page of the same site (see {@linkcode siteLinks}). */
+export interface SiteLink {
+  /** The path and query to check (`/about?x=1`), without the fragment. */
+  path: string;
+  /** Offset in the HTML where the `<a>` tag starts. */
+  start: number;
+  /** Offset in the HTML just after the `<a>` tag. */
+  end: number;
+}
+
+/**
+ * The links of `html` to pages of the site at `base` (the page's URL:
+ * relative links are resolved against it), in document order: what the
+ * editor sends to the link check endpoint. Links to other origins,
+ * `mailto:` and `tel:` are left out, and so is a link to `base` itself
+ * with only a fragment (`#part`).
+ */
+export function siteLinks(html: string, base: string): SiteLink[] {
+  const links: SiteLink[] = [];
+  const page = URL.parse(base);
+  for (const t of html.matchAll(TAG)) {
+    const href = t[2]?.toLowerCase() === "a" && !t[1] && attrs(t[3]).href;
+    const url = href && page && URL.parse(href.trim(), page);
+    if (url && url.origin === page!.origin && !/^\s*#/.test(href)) {
+      const path = url.pathname + url.search;
+      links.push({ path, start: t.index, end: t.index + t[0].length });
+    }
+  }
+  return links;
+}
+
 /** The attributes of a tag's attribute text, names lower case. */
 function attrs(text: string): Record<string, string> {
   const out: Record<string, string> = {};

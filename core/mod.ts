@@ -51,6 +51,8 @@ export {
   type CheckOptions,
   type CheckRule,
   type Finding,
+  type SiteLink,
+  siteLinks,
 } from "./checks.ts";
 export {
   localizeAddress,
