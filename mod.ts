@@ -119,6 +119,13 @@ export {
   type TextLimits,
 } from "./core/content.ts";
 export { readLocale } from "./core/locale.ts";
+export {
+  checkAlt,
+  checkContent,
+  type CheckOptions,
+  type CheckRule,
+  type Finding,
+} from "./core/checks.ts";
 export { type LocalizedRecord, readLocalized } from "./server/store/mod.ts";
 // What a host implements or receives: editors, stores, storage.
 export type {
@@ -178,7 +185,13 @@ export {
   createPublishHandler,
   createScheduleHandler,
   type DraftHandlerOptions,
+  type PublishHandlerOptions,
 } from "./server/drafts/mod.ts";
+export {
+  createLinkCheckHandler,
+  type LinkCheckHandlerOptions,
+  type PublishChecks,
+} from "./server/checks/mod.ts";
 export {
   createPreviewHandler,
   PREVIEW_PARAM,

@@ -48,6 +48,16 @@ export {
   type TextLimits,
 } from "./content.ts";
 export {
+  checkAlt,
+  checkContent,
+  checkMessage,
+  type CheckOptions,
+  type CheckRule,
+  type Finding,
+  type SiteLink,
+  siteLinks,
+} from "./checks.ts";
+export {
   localizeAddress,
   type LocalizedRecord,
   readLocale,
@@ -61,6 +71,8 @@ export {
   ERROR_CONTENT_TYPE,
   type ErrorBody,
   type HistoryListing,
+  type LinkCheckAnswer,
+  type LinkCheckBody,
   type ListConflictBody,
   type ListSaveBody,
   type MediaAnswer,
