@@ -97,6 +97,12 @@ export interface Cms {
   readonly scheduler: Scheduler | null;
   /** The page config: the routed endpoints, then what the page adds. */
   pageConfig(facts?: PageFacts): PageConfig;
+  /**
+   * What a page in edit mode adds for the editor: the page config script
+   * (`<script type="application/json" id="cms-config">`, escaped) and the
+   * client's mount module. Render it only for an editor.
+   */
+  editorScripts(facts?: PageFacts): string;
   /** Stops the scheduler and closes the event streams. */
   close(): Promise<void>;
 }
@@ -180,6 +186,15 @@ export function createCms(options: CmsOptions): Cms {
     events,
     scheduler,
     pageConfig: (facts = {}) => ({ ...config, ...facts }),
+    editorScripts(facts = {}) {
+      const json = JSON.stringify({ ...config, ...facts })
+        .replaceAll("<", "\\u003c");
+      const script =
+        `<script type="application/json" id="cms-config">${json}</script>`;
+      return mount
+        ? `${script}\n<script type="module" src="${mount}"></script>`
+        : script;
+    },
     async close() {
       await started;
       await scheduler?.stop();
