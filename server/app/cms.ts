@@ -95,6 +95,11 @@ export interface Cms {
   readonly events: EditorEvents | null;
   /** The scheduler this process runs (when schedules are on). */
   readonly scheduler: Scheduler | null;
+  /**
+   * Resolves once the scheduler's first round is done (schedules missed
+   * while no instance ran have fired); at once without schedules.
+   */
+  readonly ready: Promise<void>;
   /** The page config: the routed endpoints, then what the page adds. */
   pageConfig(facts?: PageFacts): PageConfig;
   /**
@@ -147,10 +152,16 @@ export function createCms(options: CmsOptions): Cms {
       name: part.name,
     }))
   );
-  const started = scheduler?.start().catch((err: Error) => {
-    const { name, message, stack } = err;
-    log({ level: "error", msg: "scheduler", error: { name, message, stack } });
-  });
+  const started = (scheduler?.start() ?? Promise.resolve()).catch(
+    (err: Error) => {
+      const { name, message, stack } = err;
+      log({
+        level: "error",
+        msg: "scheduler",
+        error: { name, message, stack },
+      });
+    },
+  );
   const config: PageConfig = { save: `${basePath}/save` };
   for (const part of parts) {
     if (part.name === "media" && options.storage) {
@@ -185,6 +196,7 @@ export function createCms(options: CmsOptions): Cms {
     mount,
     events,
     scheduler,
+    ready: started,
     pageConfig: (facts = {}) => ({ ...config, ...facts }),
     editorScripts(facts = {}) {
       const json = JSON.stringify({ ...config, ...facts })
