@@ -137,6 +137,11 @@ Deno.test("createCms: contradictory options fail at set-up with the reason", () 
   for (const [options, reason] of cases) {
     assert.throws(() => createCms(options), reason);
   }
+  const root = new LocalMediaStorage({ dir: "media", publicUrl: "/" });
+  assert.throws(
+    () => createCms({ ...base, storage: root }),
+    /local media under a path of its own/,
+  );
   // A store without history gets no history endpoint by default.
   const cms = createCms({ ...base, store: plain });
   assert.ok(!cms.routes.some((r) => r.name === "history"));
