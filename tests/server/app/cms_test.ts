@@ -213,3 +213,38 @@ Deno.test("createCms: editorScripts escapes the page config and loads the client
   });
   assert.doesNotMatch(bare.editorScripts(), /type="module"/);
 });
+
+Deno.test("createCms on Fresh: with trustProxy, the forwarded origin is the site's own", async () => {
+  const cms = createCms({
+    authorize,
+    allowlist: content,
+    store: new MemoryContentStore(),
+  });
+  const app = new FreshModelApp<Record<string, never>>({ trustProxy: true });
+  app.use(csrf());
+  app.fsRoute("/api/cms/:path*", { handler: cmsRoute(cms) });
+  const save = (origin: string) =>
+    app.handler()(
+      new Request("http://127.0.0.1:8000/api/cms/save", {
+        method: "PATCH",
+        headers: {
+          Cookie: "sid=ok",
+          "Content-Type": "application/json",
+          "X-Forwarded-Proto": "https",
+          "X-Forwarded-Host": "www.example.com",
+          Origin: origin,
+        },
+        body: JSON.stringify({
+          collection: "pages",
+          key: "home",
+          field: "title",
+          value: "Behind a proxy",
+        }),
+      }),
+    );
+  assert.equal((await save("https://www.example.com:8000")).status, 204);
+  const evil = await save("https://evil.example");
+  await evil.body?.cancel();
+  assert.equal(evil.status, 403);
+  await cms.close();
+});
