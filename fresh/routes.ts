@@ -1,6 +1,7 @@
 /**
- * Route wrappers for Fresh 2.3: the save and media endpoints as catch-all
- * route handlers, with `authorize` (and `canEdit`) receiving the Fresh
+ * Route wrappers for Fresh 2.3: the whole service of `createCms` as one
+ * catch-all route ({@linkcode cmsRoute}), and each endpoint as its own
+ * route handler, with `authorize` (and `canEdit`) receiving the Fresh
  * context, and the cross-site check comparing against `ctx.url`.
  *
  * Each wrapper is one function taking the context. Fresh hands a function
@@ -359,8 +360,9 @@ export function cmsClientRoute<State>(
  * follows Fresh's `csrf()` and `trustProxy`), with `ctx` as the context of
  * `authorize` and `canEdit` (see {@linkcode freshAuthorize}). A path the
  * service doesn't route goes on with `ctx.next()`. A `LocalMediaStorage`
- * outside the base path (e.g. `/media`) needs its own catch-all file
- * (`routes/media/[...path].ts`) exporting the same handler.
+ * whose `publicUrl` is under the base path (e.g. `/api/cms/uploads`) is
+ * served by the same file; one outside it (e.g. `/media`) needs its own
+ * catch-all file (`routes/media/[...path].ts`) exporting the same handler.
  *
  * @example
  * ```ts

@@ -16,6 +16,7 @@ import { PreviewSigner } from "../../../server/drafts/mod.ts";
 import { cmsRoute } from "../../../fresh/routes.ts";
 import { csrf, FreshModelApp } from "../../helpers/fresh_chain.ts";
 import { authorize, cmsContract, content } from "./contract.ts";
+import { png } from "../../fixtures/images.ts";
 
 Deno.test("createCms on Deno.serve: cms.handle(req) ?? the host's own page", async () => {
   await cmsContract((cms) => async (req) =>
@@ -358,4 +359,47 @@ Deno.test("createCms: preview links only for the paths the host allows", async (
   assert.match((await home.json()).url, /^http:\/\/127\.0\.0\.1\/\?preview=/);
   const other = await cms.fetch(call("/api/cms/preview", { path: "/x" }));
   assert.equal(other.status, 400, await other.text());
+});
+
+Deno.test("createCms on Fresh: media files under the base path need no second route file", async () => {
+  const dir = await Deno.makeTempDir();
+  const cms = createCms({
+    authorize,
+    allowlist: content,
+    store: new MemoryContentStore(),
+    storage: new LocalMediaStorage({ dir, publicUrl: "/api/cms/uploads" }),
+  });
+  const app = new FreshModelApp<Record<string, never>>();
+  app.fsRoute("/api/cms/:path*", { handler: cmsRoute(cms) });
+  const handler = app.handler();
+  try {
+    const upload = await handler(
+      new Request("http://127.0.0.1/api/cms/media", {
+        method: "POST",
+        headers: {
+          Cookie: "sid=ok",
+          "Sec-Fetch-Site": "same-origin",
+          "Content-Type": "image/png",
+        },
+        body: await png(8, 8),
+      }),
+    );
+    assert.equal(upload.status, 200, await upload.clone().text());
+    const { url } = await upload.json() as { url: string };
+    assert.match(url, /^\/api\/cms\/uploads\//);
+    const file = await handler(new Request(`http://127.0.0.1${url}`));
+    assert.equal(file.status, 200);
+    assert.equal(file.headers.get("Content-Type"), "image/png");
+    await file.body?.cancel();
+    // The library keeps its own path beside the files.
+    const library = await handler(
+      new Request("http://127.0.0.1/api/cms/media/library", {
+        headers: { Cookie: "sid=ok" },
+      }),
+    );
+    assert.equal(library.status, 200, await library.text());
+  } finally {
+    await cms.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
