@@ -65,12 +65,12 @@ Deno.test("adoption: a default-options app importing all four entry points type-
   const dir = await newApp({
     // Server code: no DOM types anywhere (core's sanitizer included).
     "main.ts": [
-      'import { createClientHandler, createSaveHandler } from "@inplace/cms";',
-      'import { CmsField, cmsSaveRoute } from "@inplace/cms/fresh";',
+      'import { createClientHandler, createCms, createSaveHandler } from "@inplace/cms";',
+      'import { CmsField, cmsRoute, cmsSaveRoute } from "@inplace/cms/fresh";',
       'import { defineContent, type SaveBody } from "@inplace/cms/core";',
       "const body: SaveBody = { collection: 'p', key: 'k', field: 'f', value: 1 };",
       "console.log(createClientHandler, createSaveHandler, CmsField,",
-      "  cmsSaveRoute, defineContent, body);",
+      "  cmsSaveRoute, defineContent, body, createCms, cmsRoute);",
       "",
     ].join("\n"),
     // Browser code says so itself (JSR bans this line inside a package).
