@@ -403,3 +403,27 @@ Deno.test("createCms on Fresh: media files under the base path need no second ro
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("createCms: cms.ready resolves once missed schedules have fired", async () => {
+  const store = new MemoryContentStore();
+  const base = {
+    authorize,
+    allowlist: content,
+    store,
+    publishMode: "draft" as const,
+  };
+  const first = createCms({ ...base, schedules: "elsewhere" });
+  await first.fetch(call("/api/cms/save", title("Missed"), "PATCH"));
+  const at = new Date(Date.now() + 20).toISOString();
+  const made = await first.fetch(call("/api/cms/publish", { at }));
+  assert.equal(made.status, 202, await made.text());
+  await first.close();
+  await new Promise((r) => setTimeout(r, 40));
+  assert.equal((await store.get("pages", "home"))?.title, undefined);
+  // The next start: its first round fires what was missed, long before
+  // the next poll.
+  const next = createCms({ ...base, schedules: { pollMs: 60_000 } });
+  await next.ready;
+  assert.equal((await store.get("pages", "home"))?.title, "Missed");
+  await next.close();
+});
