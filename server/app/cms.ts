@@ -6,7 +6,8 @@
  */
 import {
   type EndpointCall,
-  type HttpError,
+  errorResponse,
+  HttpError,
   requestUrl,
   text,
 } from "../http/mod.ts";
@@ -178,12 +179,20 @@ export function createCms(options: CmsOptions): Cms {
     try {
       path = requestUrl(req).pathname;
     } catch (err) {
-      const { status, message } = err as HttpError;
-      return text(status, message);
+      return err instanceof HttpError
+        ? text(err.status, err.message)
+        : text(400, "Malformed request");
     }
     const part = exact.get(path) ??
       prefixed.find((p) => path.startsWith(p.path));
-    return part ? await part.handle(req, call) : null;
+    if (!part) return null;
+    try {
+      return await part.handle(req, call);
+    } catch (err) {
+      // The endpoints answer their own errors; this catches the rest (a
+      // failing disk under the media files): logged, with an error id.
+      return errorResponse(err, { name: part.name });
+    }
   }
 
   return {

@@ -427,3 +427,21 @@ Deno.test("createCms: cms.ready resolves once missed schedules have fired", asyn
   assert.equal((await store.get("pages", "home"))?.title, "Missed");
   await next.close();
 });
+
+Deno.test("createCms: a failing disk under the media files is a logged 500 with an id, not a crash", async () => {
+  class Broken extends LocalMediaStorage {
+    override open(): never {
+      throw new Error("disk gone");
+    }
+  }
+  const cms = createCms({
+    authorize,
+    allowlist: content,
+    store: new MemoryContentStore(),
+    storage: new Broken({ dir: "unused", publicUrl: "/media" }),
+  });
+  const res = await cms.fetch(new Request("http://127.0.0.1/media/a.png"));
+  assert.equal(res.status, 500);
+  assert.match(await res.text(), /^Internal error \(id \w+\)$/);
+  await cms.close();
+});
