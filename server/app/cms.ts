@@ -153,23 +153,8 @@ export function createCms(options: CmsOptions): Cms {
       name: part.name,
     }))
   );
-  const started = (scheduler?.start() ?? Promise.resolve()).catch(
-    (err: Error) => {
-      const { name, message, stack } = err;
-      log({
-        level: "error",
-        msg: "scheduler",
-        error: { name, message, stack },
-      });
-    },
-  );
-  const config: PageConfig = { save: `${basePath}/save` };
-  for (const part of parts) {
-    if (part.name === "media" && options.storage) {
-      config.media = part.path;
-      config.mediaBase = options.storage.url("");
-    } else if (part.name in NAMED) config[NAMED[part.name]] = part.path;
-  }
+  const started = start(scheduler);
+  const config = configOf(parts, options, basePath);
 
   async function handle(
     req: Request,
@@ -222,6 +207,30 @@ export function createCms(options: CmsOptions): Cms {
       await events?.close();
     },
   };
+}
+
+/** Starts the scheduler; resolves when its first round is done (logged on failure). */
+function start(scheduler: Scheduler | null): Promise<void> {
+  return (scheduler?.start() ?? Promise.resolve()).catch((err: Error) => {
+    const { name, message, stack } = err;
+    log({ level: "error", msg: "scheduler", error: { name, message, stack } });
+  });
+}
+
+/** The page config: the routed endpoints the client calls. */
+function configOf(
+  parts: Part[],
+  options: CmsOptions,
+  basePath: string,
+): PageConfig {
+  const config: PageConfig = { save: `${basePath}/save` };
+  for (const part of parts) {
+    if (part.name === "media" && options.storage) {
+      config.media = part.path;
+      config.mediaBase = options.storage.url("");
+    } else if (part.name in NAMED) config[NAMED[part.name]] = part.path;
+  }
+  return config;
 }
 
 /** Parts named in the page config under another key, or their own. */
