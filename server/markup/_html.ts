@@ -37,7 +37,8 @@ export function escapeHtml(text: string): string {
   return text.replace(ESCAPE, (c) => ENTITY[c]);
 }
 
-const NAME = /^[^\s"'>/=\x00-\x1f\x7f]+$/;
+// deno-lint-ignore no-control-regex
+const NAME = /^[^\s"'<>/=\x00-\x1f\x7f]+$/;
 
 /**
  * The attributes as one escaped string, `name="value"` pairs separated by
