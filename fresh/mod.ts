@@ -57,6 +57,10 @@ export type { OriginOptions } from "../server/http/mod.ts";
 export type { ImageOptions } from "../server/image/mod.ts";
 export type { ImageInfo } from "../server/image/mod.ts";
 export type { FieldAddress } from "../core/address.ts";
+export type {
+  ResponsiveImage,
+  ResponsiveImageOptions,
+} from "../server/markup/mod.ts";
 export type { Content, FieldAddressOf } from "../core/content.ts";
 export type {
   ClientHandler,
