@@ -145,6 +145,17 @@ export type {
   MediaObjectInfo,
   MediaStorage,
 } from "./server/media/mod.ts";
+// The whole service in one call.
+export {
+  type Cms,
+  type CmsEventsOptions,
+  type CmsOptions,
+  type CmsPreviewOptions,
+  type CmsRoute,
+  createCms,
+  type PageConfig,
+  type PageFacts,
+} from "./server/app/mod.ts";
 // The endpoints.
 export {
   createSaveHandler,

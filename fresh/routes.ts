@@ -46,6 +46,7 @@ import {
 } from "../server/bundle/mod.ts";
 import type {
   Authorize,
+  CanEdit,
   Editor,
   EndpointCall,
   Handler,
@@ -349,4 +350,79 @@ export function cmsClientRoute<State>(
   const route = (ctx: FreshContextLike<State>) => client(ctx.req);
   const { entry, mount, base } = client;
   return Object.assign(route, { entry, mount, base });
+}
+
+/**
+ * The whole service of `createCms` as one Fresh 2 catch-all route: export
+ * it from `routes/api/cms/[...path].ts` (under the service's `basePath`).
+ * Each request reaches the service at `ctx.url` (so the origin check
+ * follows Fresh's `csrf()` and `trustProxy`), with `ctx` as the context of
+ * `authorize` and `canEdit` (see {@linkcode freshAuthorize}). A path the
+ * service doesn't route goes on with `ctx.next()`. A `LocalMediaStorage`
+ * outside the base path (e.g. `/media`) needs its own catch-all file
+ * (`routes/media/[...path].ts`) exporting the same handler.
+ *
+ * @example
+ * ```ts
+ * // routes/api/cms/[...path].ts
+ * import { cmsRoute, freshAuthorize } from "@inplace/cms/fresh";
+ * import { createCms, defineContent, MemoryContentStore } from "@inplace/cms";
+ *
+ * type State = { user?: { name: string } };
+ * const cms = createCms({
+ *   authorize: freshAuthorize<State>((ctx) => ctx.state.user ?? null),
+ *   allowlist: defineContent({ pages: { title: "plain", body: "rich" } }),
+ *   store: new MemoryContentStore(),
+ *   publishMode: "draft",
+ * });
+ * export const handler = cmsRoute<State>(cms);
+ * ```
+ */
+export function cmsRoute<State>(
+  cms: {
+    handle(req: Request, call?: EndpointCall): Promise<Response | null>;
+  },
+): FreshHandler<State> {
+  return async (ctx) => {
+    const { req, url } = ctx;
+    const seen = req.url === url.href ? req : new Request(url, req);
+    return await cms.handle(seen, { context: ctx }) ?? await ctx.next();
+  };
+}
+
+/**
+ * A Fresh-context `authorize` (the editor from `ctx.state`) as the
+ * `authorize` option of `createCms`, for a service mounted with
+ * {@linkcode cmsRoute}.
+ *
+ * @example
+ * ```ts
+ * import { freshAuthorize } from "@inplace/cms/fresh";
+ * type State = { user?: { name: string } };
+ * const authorize = freshAuthorize<State>((ctx) => ctx.state.user ?? null);
+ * ```
+ */
+export function freshAuthorize<State>(
+  authorize: FreshAuthorize<State>,
+): Authorize {
+  return fromContext(authorize);
+}
+
+/**
+ * A Fresh-context `canEdit` as the `canEdit` option of `createCms`, for a
+ * service mounted with {@linkcode cmsRoute}.
+ *
+ * @example
+ * ```ts
+ * import { freshCanEdit } from "@inplace/cms/fresh";
+ * type State = { user?: { name: string; id: string } };
+ * const canEdit = freshCanEdit<State>((ctx, field) =>
+ *   field.collection !== "posts" ||
+ *   field.key.startsWith(`${ctx.state.user?.id}-`)
+ * );
+ * ```
+ */
+export function freshCanEdit<State>(canEdit: FreshCanEdit<State>): CanEdit {
+  return (_req, field, editor, context) =>
+    canEdit(context as FreshContextLike<State>, field, editor);
 }

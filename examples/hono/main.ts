@@ -1,32 +1,31 @@
 /**
- * In-place editing on a Hono app: the save, media and history endpoints,
- * the uploaded media and the browser client, mounted as Hono routes. The
- * handlers are Web-standard, so each route hands Hono's `c.req.raw` over.
+ * In-place editing on a Hono app through `createCms`: one service routes
+ * save, media, the media library, history, drafts, publish and discard,
+ * the browser client and the uploaded files; Hono hands it every request
+ * under its paths (`app.all`) and renders the page.
  *
  * Run: `EDITOR_PASSWORD=secret deno run -A examples/hono/main.ts`, open
- * http://127.0.0.1:8000/, sign in, and edit the page in place.
+ * http://127.0.0.1:8000/, sign in, and edit the page in place. Edits are
+ * drafts until you publish them.
  *
  * @module
  */
 import { Hono } from "hono";
 import {
+  type Cms,
   contentVersion,
-  createClientHandler,
-  createHistoryHandler,
-  createMediaHandler,
-  createSaveHandler,
+  createCms,
   defineContent,
+  type DraftStore,
   type Editor,
-  type HistoryStore,
   KvContentStore,
   LocalMediaStorage,
-  serveLocalMedia,
 } from "@inplace/cms";
 
 /** What the app needs from its host. */
 export interface AppOptions {
-  /** Content and history. */
-  store: HistoryStore;
+  /** Content, history and drafts. */
+  store: DraftStore;
   /** Uploaded media (served under `/media/`). */
   storage: LocalMediaStorage;
   /** The editor of a request's session, or `null`. */
@@ -41,31 +40,43 @@ export const content = defineContent({
 });
 
 const escape = (s: string) =>
-  s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Builds the Hono app. */
-export function createApp(options: AppOptions): Hono {
-  const { store, storage, authorize } = options;
-  const cms = { authorize, allowlist: content, store, storage };
-  const save = createSaveHandler(cms);
-  const media = createMediaHandler(cms);
-  const history = createHistoryHandler(cms);
-  const files = serveLocalMedia(storage);
-  const client = createClientHandler();
+/**
+ * Hands the service every request under its base path and the media
+ * files' path, for every method: a routed path answers (405 with `Allow`
+ * for a method it doesn't serve); anything else there is Hono's 404.
+ */
+export function mountCms(app: Hono, cms: Cms, media = "/media"): Hono {
+  for (const path of [`${cms.basePath}/*`, `${media}/*`]) {
+    app.all(path, async (c) => await cms.handle(c.req.raw) ?? c.notFound());
+  }
+  return app;
+}
+
+/** Builds the Hono app and the service it mounts (close it on shutdown). */
+export function createApp(options: AppOptions): { app: Hono; cms: Cms } {
+  const { store, authorize } = options;
+  const cms = createCms({
+    authorize,
+    allowlist: content,
+    store,
+    storage: options.storage,
+    publishMode: "draft",
+    pageUrl: () => "/",
+  });
 
   const app = new Hono();
-  // Every method goes to the endpoint, which answers 405 with `Allow`.
-  app.all("/api/cms/save", (c) => save(c.req.raw));
-  app.all("/api/cms/media", (c) => media(c.req.raw));
-  app.all("/api/cms/history", (c) => history(c.req.raw));
-  app.get("/media/*", (c) => files(c.req.raw));
-  app.all(`${client.base}*`, (c) => client(c.req.raw));
+  mountCms(app, cms);
   app.post("/login", (c) => options.login(c.req.raw));
   app.get("/", async (c) => {
     const editor = c.req.query("edit") !== undefined
       ? await authorize(c.req.raw)
       : null;
-    const record = await store.get("pages", "home");
+    // Editors see the drafts; visitors the published values.
+    const record = editor
+      ? await store.getDrafted("pages", "home")
+      : await store.get("pages", "home");
     const title = String(record?.title ?? "Hello from Hono");
     const body = String(record?.body ?? "<p>Edit me.</p>");
     const mark = (field: string, value: string, rich = false) =>
@@ -74,25 +85,21 @@ export function createApp(options: AppOptions): Hono {
           contentVersion(value)
         }"${rich ? ' data-cms-type="richtext"' : ""}`
         : "";
-    const config = JSON.stringify({
-      editor: editor?.name ?? "",
-      history: "/api/cms/history",
-      mediaBase: storage.url(""),
-      exit: "/",
-      settings: false, // no settings drawer here
-    }).replaceAll("<", "\\u003c");
+    const config = JSON.stringify(
+      cms.pageConfig({ editor: editor?.name, exit: "/", settings: false }),
+    ).replaceAll("<", "\\u003c");
     const tail = editor
       ? `<script type="application/json" id="cms-config">${config}</script>
-<script type="module" src="${client.mount}"></script>`
+<script type="module" src="${cms.mount}"></script>`
       : `<form method="post" action="/login"><input type="password" name="password" aria-label="Password"> <button>Edit</button></form>`;
-    if (editor) c.header("Cache-Control", "private, no-store");
+    c.header("Cache-Control", editor ? "private, no-store" : "no-cache");
     return c.html(`<!doctype html><meta charset="utf-8">
 <title>${escape(title)}</title>
 <h1${mark("title", title)}>${escape(title)}</h1>
 <div${mark("body", body, true)}>${body}</div>
 ${tail}`);
   });
-  return app;
+  return { app, cms };
 }
 
 /**
@@ -132,7 +139,7 @@ if (import.meta.main) {
   const dir = Deno.env.get("DATA_DIR") ?? ".data/hono";
   await Deno.mkdir(dir, { recursive: true });
   const kv = await Deno.openKv(`${dir}/content.kv`);
-  const app = createApp({
+  const { app } = createApp({
     store: new KvContentStore(kv),
     storage: new LocalMediaStorage({
       dir: `${dir}/media`,

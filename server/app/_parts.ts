@@ -1,0 +1,293 @@
+/**
+ * Builds the endpoints `createCms` routes from its options: which parts are
+ * on, each part's handler, and the hooks that tie them together (editor
+ * events hear every save, publish and discard; the scheduler fires
+ * schedules and tells the events).
+ *
+ * @module
+ */
+import type { EndpointCall, Handler } from "../http/mod.ts";
+import { createSaveHandler, draftStore } from "../save/mod.ts";
+import {
+  createMediaHandler,
+  createMediaLibraryHandler,
+  LocalMediaStorage,
+  type MediaStorage,
+  serveLocalMedia,
+} from "../media/mod.ts";
+import { createHistoryHandler } from "../history/mod.ts";
+import {
+  createCancelScheduleHandler,
+  createDiscardHandler,
+  createDraftsHandler,
+  createPreviewHandler,
+  createPublishHandler,
+  createScheduleHandler,
+  type DraftHandlerOptions,
+  PreviewSigner,
+  Scheduler,
+} from "../drafts/mod.ts";
+import { EditorEvents } from "../events/mod.ts";
+import {
+  type ContentStore,
+  type HistoryStore,
+  isScheduleStore,
+} from "../store/mod.ts";
+import { createClientHandler } from "../bundle/mod.ts";
+import type { CmsOptions } from "./options.ts";
+
+/** A request handler of one routed part. */
+export type PartHandler = (
+  req: Request,
+  call?: EndpointCall,
+) => Promise<Response>;
+
+/** One routed part: its name, path, methods and handler. */
+export interface Part {
+  /** Its name in the route table. */
+  name: string;
+  /** Its path (a prefix when `prefix`). */
+  path: string;
+  /** The methods it answers (others get 405 from the handler). */
+  methods: readonly string[];
+  /** Whether `path` is a prefix (client and media files). */
+  prefix: boolean;
+  /** The handler. */
+  handle: PartHandler;
+}
+
+/** What `buildParts` makes: the parts, and what runs in the background. */
+export interface Built {
+  /** The routed parts, in route-table order. */
+  parts: Part[];
+  /** The editor event hub, when events are on. */
+  events: EditorEvents | null;
+  /** The scheduler this process runs, when schedules are on. */
+  scheduler: Scheduler | null;
+  /** The client's mount module path, when the client is served. */
+  mount: string | null;
+}
+
+/** Whether the store keeps revisions (a {@linkcode HistoryStore}). */
+function keepsHistory(store: ContentStore): store is HistoryStore {
+  const s = store as Partial<HistoryStore>;
+  return typeof s.revisions === "function" &&
+    typeof s.revision === "function";
+}
+
+/** Whether the storage can list what it holds. */
+function lists(storage: MediaStorage | undefined): boolean {
+  return typeof (storage as { list?: unknown } | undefined)?.list ===
+    "function";
+}
+
+/** The base path, checked: `/x` or `/x/y`, no trailing slash. */
+export function basePathOf(options: CmsOptions): string {
+  const base = (options.basePath ?? "/api/cms").replace(/\/+$/, "");
+  if (!/^(\/[\w.~-]+)+$/.test(base)) {
+    throw new TypeError(
+      `basePath must be a path like "/api/cms" (got ${
+        JSON.stringify(options.basePath)
+      })`,
+    );
+  }
+  return base;
+}
+
+/** Runs every given hook in turn (each one's errors are its caller's). */
+function both<A extends unknown[]>(
+  ...hooks: (((...args: A) => void | Promise<void>) | undefined)[]
+): ((...args: A) => Promise<void>) | undefined {
+  const set = hooks.filter((h) => h !== undefined);
+  if (!set.length) return undefined;
+  return async (...args: A) => {
+    for (const hook of set) await hook(...args);
+  };
+}
+
+/** Which optional parts the options turn on; throws on a contradiction. */
+function switches(options: CmsOptions) {
+  const draft = options.publishMode === "draft";
+  const history = options.history ?? keepsHistory(options.store);
+  if (history && !keepsHistory(options.store)) {
+    throw new TypeError(
+      "history: true needs a store that keeps history (memory, KV, PostgreSQL)",
+    );
+  }
+  const library = options.library ??
+    (lists(options.storage) && keepsHistory(options.store));
+  if (library && !(lists(options.storage) && keepsHistory(options.store))) {
+    throw new TypeError(
+      "library: true needs a storage that lists its uploads and a store that keeps history",
+    );
+  }
+  const schedules = options.schedules ?? false;
+  const preview = options.preview;
+  for (const [on, name] of [[schedules, "schedules"], [preview, "preview"]]) {
+    if (on && !draft) {
+      throw new TypeError(`${name} needs publishMode: "draft"`);
+    }
+  }
+  if (schedules && !isScheduleStore(options.store)) {
+    throw new TypeError(
+      "schedules need a store that keeps schedules (memory, KV, PostgreSQL)",
+    );
+  }
+  const events = options.events ?? options.bus !== undefined;
+  return { draft, history, library, schedules, preview, events };
+}
+
+/** Builds every part the options turn on. */
+export function buildParts(options: CmsOptions, base: string): Built {
+  const on = switches(options);
+  const { storage } = options;
+  const parts: Part[] = [];
+  const add = (
+    name: string,
+    path: string,
+    methods: readonly string[],
+    handle: PartHandler | Handler<EndpointCall>,
+    prefix = false,
+  ) => parts.push({ name, path, methods, prefix, handle });
+
+  const events = on.events
+    ? new EditorEvents({
+      ...options,
+      ...(typeof on.events === "object" ? on.events : {}),
+      bus: options.bus,
+    })
+    : null;
+  const onSave = both(options.onSave, events?.onSave);
+  const onPublish = both(options.onPublish, events?.onPublish);
+  const onDiscard = both(options.onDiscard, events?.onDiscard);
+  const store = on.draft ? draftStore(options.store) : options.store;
+  const scheduler = on.schedules && on.schedules !== "elsewhere" &&
+      isScheduleStore(store)
+    ? new Scheduler({
+      store,
+      pollMs: typeof on.schedules === "object"
+        ? on.schedules.pollMs
+        : undefined,
+      allowlist: options.allowlist,
+      onPublish: both(options.onPublish),
+      onFire: events?.onFire,
+    })
+    : null;
+
+  add(
+    "save",
+    `${base}/save`,
+    ["PATCH", "POST"],
+    createSaveHandler({
+      ...options,
+      store,
+      onSave,
+    }),
+  );
+  if (storage) {
+    add(
+      "media",
+      `${base}/media`,
+      ["POST"],
+      createMediaHandler({
+        ...options,
+        storage,
+        uploads: store,
+      }),
+    );
+  }
+  if (on.library && storage && keepsHistory(store) && lists(storage)) {
+    add(
+      "library",
+      `${base}/media/library`,
+      ["GET", "HEAD", "POST"],
+      createMediaLibraryHandler({
+        ...options,
+        storage: storage as Parameters<
+          typeof createMediaLibraryHandler
+        >[0]["storage"],
+        store,
+      }),
+    );
+  }
+  if (on.history && keepsHistory(store)) {
+    add(
+      "history",
+      `${base}/history`,
+      ["GET", "HEAD", "POST"],
+      createHistoryHandler({
+        ...options,
+        store,
+        onSave,
+        maxLimit: options.maxHistory,
+      }),
+    );
+  }
+  if (on.draft) {
+    addDraftParts(add, options, base, on, scheduler, { onPublish, onDiscard });
+  }
+  if (on.draft && on.preview) {
+    const preview = on.preview instanceof PreviewSigner
+      ? { signer: on.preview }
+      : on.preview;
+    add(
+      "preview",
+      `${base}/preview`,
+      ["POST"],
+      createPreviewHandler({ ...options, ...preview }),
+    );
+  }
+  if (events) add("events", `${base}/events`, ["GET", "POST"], events.handler);
+  let mount: string | null = null;
+  if (options.client !== false) {
+    const client = createClientHandler({ base: `${base}/client/` });
+    mount = client.mount;
+    add("client", client.base, ["GET", "HEAD"], client, true);
+  }
+  if (storage instanceof LocalMediaStorage && options.serveMedia !== false) {
+    const prefix = new URL(storage.publicUrl, "http://x").pathname
+      .replace(/\/+$/, "") + "/";
+    add("files", prefix, ["GET", "HEAD"], serveLocalMedia(storage), true);
+  }
+  return { parts, events, scheduler, mount };
+}
+
+/** The draft parts: drafts, publish, discard and the schedule endpoints. */
+function addDraftParts(
+  add: (
+    name: string,
+    path: string,
+    methods: readonly string[],
+    handle: Handler<EndpointCall>,
+  ) => void,
+  options: CmsOptions,
+  base: string,
+  on: ReturnType<typeof switches>,
+  scheduler: Scheduler | null,
+  hooks: Pick<DraftHandlerOptions, "onPublish" | "onDiscard">,
+) {
+  const opts: DraftHandlerOptions = {
+    ...options,
+    store: draftStore(options.store),
+    scheduler: scheduler ?? undefined,
+    schedulerElsewhere: on.schedules === "elsewhere",
+    ...hooks,
+  };
+  add("drafts", `${base}/drafts`, ["GET", "HEAD"], createDraftsHandler(opts));
+  add("publish", `${base}/publish`, ["POST"], createPublishHandler(opts));
+  add("discard", `${base}/discard`, ["POST"], createDiscardHandler(opts));
+  if (on.schedules) {
+    add(
+      "schedule",
+      `${base}/schedule`,
+      ["GET", "HEAD"],
+      createScheduleHandler(opts),
+    );
+    add(
+      "cancelSchedule",
+      `${base}/schedule/cancel`,
+      ["POST"],
+      createCancelScheduleHandler(opts),
+    );
+  }
+}
