@@ -10,7 +10,9 @@ import type { Allowlist, FieldAddressOf } from "../core/content.ts";
 import {
   alternateLinks,
   type Attributes,
+  clientScript,
   type CmsPageConfig,
+  type CmsScriptOptions,
   CONFIG_ATTRIBUTES,
   type FieldMarkupOptions,
   fieldParts,
@@ -18,7 +20,6 @@ import {
   imageParts,
   itemMarkersOf,
   type ListMarkupOptions,
-  loaderScript,
   resolveList,
   type ResponsiveImage,
   scriptJson,
@@ -350,18 +351,18 @@ export function CmsConfig(props: CmsConfigProps): CmsElement | null {
   );
 }
 
-/** Props of {@linkcode CmsScript}. */
-export interface CmsScriptProps extends CmsConfigProps {
-  /** URL of the built client module (it exports `mountCms`). */
-  src: string;
-  /** CSP nonce for the inline scripts, if your host uses one. */
-  nonce?: string;
-}
+/**
+ * Props of {@linkcode CmsScript}: the config, and the client's `mount`
+ * module (`cms.mount`) or its entry `src`.
+ */
+export type CmsScriptProps = CmsScriptOptions;
 
 /**
- * In edit mode: the `#cms-config` script plus a module script that
- * lazy-imports the client from `src` and calls `mountCms()`. Otherwise it
- * renders nothing, so visitors download no editor code.
+ * In edit mode: the `#cms-config` script plus a module script that loads
+ * the client: its `mount` module (`<script type="module" src>`, no inline
+ * script), or an inline loader that imports the entry `src` and calls
+ * `mountCms()`. Otherwise it renders nothing, so visitors download no
+ * editor code.
  *
  * @example
  * ```tsx
@@ -369,21 +370,19 @@ export interface CmsScriptProps extends CmsConfigProps {
  * const editing = true;
  * <body>
  *   …
- *   <CmsScript editing={editing} src="/cms/mod.js" config={{ editor: "Ada" }} />
+ *   <CmsScript editing={editing} mount="/api/cms/client/mount.js" config={{ editor: "Ada" }} />
  * </body>;
  * ```
  */
 export function CmsScript(props: CmsScriptProps): CmsElement | null {
   if (!props.editing) return null;
-  const loader = loaderScript(props.src);
+  const { attrs, html } = clientScript(props);
   return (
     <>
       <CmsConfig editing config={props.config} />
-      <script
-        type="module"
-        nonce={props.nonce}
-        dangerouslySetInnerHTML={{ __html: loader }}
-      />
+      {html
+        ? <script {...attrs} dangerouslySetInnerHTML={{ __html: html }} />
+        : <script {...attrs} />}
     </>
   );
 }

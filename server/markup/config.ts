@@ -90,13 +90,35 @@ export interface CmsConfigOptions {
   config?: CmsPageConfig;
 }
 
-/** Options of {@linkcode cmsScript}. */
-export interface CmsScriptOptions extends CmsConfigOptions {
-  /** URL of the client module (it exports `mountCms`), e.g. `/api/cms/client/mod.js`. */
-  src: string;
-  /** CSP nonce for the inline scripts, if your host uses one. */
-  nonce?: string;
-}
+/** Options of {@linkcode cmsScript}: the config, and how to load the client. */
+export type CmsScriptOptions =
+  & CmsConfigOptions
+  & {
+    /** CSP nonce for the scripts, if your host uses one. */
+    nonce?: string;
+  }
+  & (
+    | {
+      /**
+       * URL of the client's mount module (`cms.mount` of `createCms`, or
+       * `createClientHandler().mount`), e.g. `/api/cms/client/mount.js`:
+       * loaded with `<script type="module" src>`, no inline script (works
+       * under `script-src 'self'`).
+       */
+      mount: string;
+      /** Not with `mount`. */
+      src?: never;
+    }
+    | {
+      /**
+       * URL of the client's entry module (it exports `mountCms`), e.g.
+       * `/cms/mod.js`: an inline module script imports it and mounts.
+       */
+      src: string;
+      /** Not with `src`. */
+      mount?: never;
+    }
+  );
 
 /**
  * The attributes of the `#cms-config` script element.
@@ -146,27 +168,48 @@ export function cmsConfig(options: CmsConfigOptions): string {
 }
 
 /**
- * In edit mode, the `#cms-config` script and a module script that imports
- * the client from `src` and calls `mountCms()`; `""` otherwise, so
- * visitors download no editor code. Put it at the end of `<body>`.
+ * The module script that loads the client: `<script type="module" src>`
+ * for a mount module, else an inline loader of the entry module.
  *
  * @example
  * ```ts
- * import { cmsScript } from "@inplace/cms";
+ * import { clientScript } from "./config.ts";
+ * clientScript({ mount: "/api/cms/client/mount.js" }).attrs.src; // "/api/cms/client/mount.js"
+ * ```
+ */
+export function clientScript(
+  options: CmsScriptOptions,
+): { attrs: Attributes; html: string } {
+  const { nonce, mount, src } = options;
+  return mount !== undefined
+    ? { attrs: { type: "module", src: mount, nonce }, html: "" }
+    : { attrs: { type: "module", nonce }, html: loaderScript(src!) };
+}
+
+/**
+ * In edit mode, the `#cms-config` script and a module script that loads
+ * the client (its `mount` module, or an inline loader of its entry `src`);
+ * `""` otherwise, so visitors download no editor code. Put it at the end
+ * of `<body>`.
+ *
+ * @example
+ * ```ts
+ * import { cmsScript, createCms, MemoryContentStore } from "@inplace/cms";
+ * const cms = createCms({
+ *   authorize: () => ({ name: "Ada" }), // your session lookup
+ *   allowlist: { pages: { title: "plain" } },
+ *   store: new MemoryContentStore(),
+ * });
  * const editing = true;
  * const page = `<body>…${
- *   cmsScript({ editing, src: "/api/cms/client/mod.js", config: { editor: "Ada" } })
+ *   cmsScript({ editing, mount: cms.mount!, config: cms.pageConfig({ editor: "Ada" }) })
  * }</body>`;
  * ```
  */
 export function cmsScript(options: CmsScriptOptions): string {
   if (!options.editing) return "";
-  return cmsConfig(options) +
-    element(
-      "script",
-      { type: "module", nonce: options.nonce },
-      loaderScript(options.src),
-    );
+  const { attrs, html } = clientScript(options);
+  return cmsConfig(options) + element("script", attrs, html);
 }
 
 /** Options of {@linkcode cmsAlternates}. */

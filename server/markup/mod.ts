@@ -37,6 +37,7 @@ export {
 } from "./markers.ts";
 export {
   alternateLinks,
+  clientScript,
   cmsAlternates,
   type CmsAlternatesOptions,
   cmsConfig,

@@ -280,6 +280,19 @@ const cases: [string, string, unknown][] = [
     />,
   ],
   [
+    "config and the mount module, no inline script",
+    cmsScript({
+      editing: true,
+      mount: "/api/cms/client/mount.js?v=1&x",
+      config: { editor: "Ada" },
+    }),
+    <CmsScript
+      editing
+      mount="/api/cms/client/mount.js?v=1&x"
+      config={{ editor: "Ada" }}
+    />,
+  ],
+  [
     "alternates",
     cmsAlternates({
       content,
@@ -301,6 +314,7 @@ for (const [name, html, vnode] of cases) {
 Deno.test("markup: not editing, no markers and no scripts", () => {
   assert.equal(cmsConfig({ config: {} }), "");
   assert.equal(cmsScript({ src: "/c.js" }), "");
+  assert.equal(cmsScript({ mount: "/m.js", editing: false }), "");
   assert.equal(
     cmsFieldAttributes({ content, field: "pages:home:title", value: "x" }),
     "",
