@@ -3,6 +3,8 @@
  * table of cases, each rendered both ways (helpers vs. Preact through
  * preact-render-to-string), escaping included.
  */
+// The table holds one element per case, not a rendered list: no keys.
+// deno-lint-ignore-file jsx-key
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
 import {
