@@ -7,9 +7,7 @@
 import {
   type Authorize,
   type Editor,
-  type EndpointCall,
   errorResponse,
-  type Handler,
   HttpError,
   isCrossSite,
   readBody,
@@ -17,27 +15,12 @@ import {
   text,
 } from "../server/http/mod.ts";
 import { log } from "../server/ops/mod.ts";
-import {
-  createMediaHandler,
-  createMediaLibraryHandler,
-  type ListableMediaStorage,
-} from "../server/media/mod.ts";
-import { createSaveHandler, draftStore } from "../server/save/mod.ts";
-import { createHistoryHandler } from "../server/history/mod.ts";
-import { EditorEvents, type EventBus } from "../server/events/mod.ts";
-import {
-  createCancelScheduleHandler,
-  createDiscardHandler,
-  createDraftsHandler,
-  createPreviewHandler,
-  createPublishHandler,
-  createScheduleHandler,
-  PREVIEW_PARAM,
-  type PreviewSigner,
-  type Scheduler,
-} from "../server/drafts/mod.ts";
+import type { ListableMediaStorage } from "../server/media/mod.ts";
+import { draftStore } from "../server/save/mod.ts";
+import type { EventBus } from "../server/events/mod.ts";
+import { PREVIEW_PARAM, type PreviewSigner } from "../server/drafts/mod.ts";
 import type { HistoryStore, PublishMode } from "../server/store/mod.ts";
-import type { FieldAddress } from "../core/address.ts";
+import { type Cms, createCms } from "../server/app/mod.ts";
 import { demoContent, HERO_PLACEHOLDER, loadHome } from "./content.ts";
 import {
   clientAddress,
@@ -66,12 +49,8 @@ import {
 export interface DemoAppOptions {
   /** Content of `pages:home`. */
   store: HistoryStore;
-  /** Where uploads go. */
+  /** Where uploads go (a local storage's files are served at its URL). */
   media: ListableMediaStorage;
-  /** Serves uploaded files (local storage only), or `null` (S3 serves them). */
-  serveMedia: ((req: Request) => Promise<Response>) | null;
-  /** URL prefix of `serveMedia`, e.g. `/media/`. */
-  mediaPrefix: string;
   /** Session storage. */
   sessions: Sessions;
   /** The editor password. */
@@ -107,14 +86,14 @@ export interface DemoAppOptions {
   /** Signs preview links (draft mode). */
   previewSigner?: PreviewSigner;
   /** The editor event stream's bus (default: in-process) and heartbeat. */
-  events?: {
-    bus?: EventBus;
-    heartbeatMs?: number;
-    /** Gets the hub once made (the caller closes it). */
-    created?: (hub: EditorEvents) => void;
-  };
-  /** Fires scheduled publishes (draft mode); woken by new schedules. */
-  scheduler?: Scheduler;
+  events?: { bus?: EventBus; heartbeatMs?: number };
+  /**
+   * Longest wait of the scheduler (draft mode) between two looks at the
+   * store, in ms. Default: the scheduler's.
+   */
+  schedulePollMs?: number;
+  /** Gets the CMS service once made (the caller closes it). */
+  created?: (cms: Cms) => void;
   /**
    * The site's locales (`CMS_LOCALES`), the first the default: it is served
    * at `/`, every other one at `/<locale>/`. Default: none (one language).
@@ -168,92 +147,38 @@ export async function createDemoApp(
   const localeUrls = options.locales?.length
     ? [...homes].map(([url, tag]) => ({ tag: tag!, url }))
     : undefined;
-  const events = new EditorEvents({
+  // Every endpoint of the CMS, from one options object; the demo serves
+  // its own build of the client (rebuilt by `deno task dev`).
+  const cms = createCms({
     authorize,
     allowlist: content,
     store,
+    storage: options.media,
     allowedHosts,
+    publicOrigin,
     publishMode,
+    client: false,
+    events: {
+      heartbeatMs: options.events?.heartbeatMs,
+      // Streams are capped per session: the session is this cookie's value.
+      sessionCookie: SESSION_COOKIE,
+    },
     bus: options.events?.bus,
-    heartbeatMs: options.events?.heartbeatMs,
-    // Streams are capped per session: the session is this cookie's value.
-    sessionCookie: SESSION_COOKIE,
+    schedules: publishMode === "draft"
+      ? { pollMs: options.schedulePollMs }
+      : undefined,
+    // Every field is on a home page: the default locale's at `/`.
+    pageUrl: (a) =>
+      a.locale && homes.has(`/${a.locale}/`) ? `/${a.locale}/` : "/",
+    // Preview links (draft mode): for the home pages only.
+    preview: publishMode === "draft" && options.previewSigner
+      ? { signer: options.previewSigner, allowPath: (path) => homes.has(path) }
+      : undefined,
   });
-  options.events?.created?.(events);
-  const save = createSaveHandler({
-    authorize,
-    allowlist: content,
-    store,
-    allowedHosts,
-    publicOrigin,
-    publishMode,
-    onSave: events.onSave,
-    // srcset in rich fields survives a save when it points at our media.
-    mediaBase: options.media.url(""),
-  });
-  const history = createHistoryHandler({
-    authorize,
-    allowlist: content,
-    store,
-    allowedHosts,
-    publicOrigin,
-    publishMode,
-    onSave: events.onSave,
-  });
-  // Draft mode: the draft endpoints and preview links.
+  options.created?.(cms);
+  const { publish, schedule } = cms.pageConfig();
   const drafted = publishMode === "draft" ? draftStore(store) : null;
   const signer = options.previewSigner;
-  const draftRoutes = new Map<string, Handler<EndpointCall>>();
-  if (drafted) {
-    const opts = {
-      authorize,
-      allowlist: content,
-      store: drafted,
-      allowedHosts,
-      scheduler: options.scheduler,
-      // Every field is on a home page: the default locale's at `/`.
-      pageUrl: (a: FieldAddress) =>
-        a.locale && homes.has(`/${a.locale}/`) ? `/${a.locale}/` : "/",
-      publicOrigin,
-      onPublish: events.onPublish,
-      onDiscard: events.onDiscard,
-    };
-    draftRoutes.set("/api/cms/drafts", createDraftsHandler(opts));
-    draftRoutes.set("/api/cms/publish", createPublishHandler(opts));
-    draftRoutes.set("/api/cms/discard", createDiscardHandler(opts));
-    draftRoutes.set("/api/cms/schedule", createScheduleHandler(opts));
-    draftRoutes.set(
-      "/api/cms/schedule/cancel",
-      createCancelScheduleHandler(opts),
-    );
-    if (signer) {
-      draftRoutes.set(
-        "/api/cms/preview",
-        createPreviewHandler({
-          authorize,
-          signer,
-          allowedHosts,
-          publicOrigin,
-          allowPath: (path) => homes.has(path),
-        }),
-      );
-    }
-  }
-  const media = createMediaHandler({
-    authorize,
-    storage: options.media,
-    allowedHosts,
-    publicOrigin,
-    uploads: store,
-  });
-  // The media library: every storage the demo uses can list its uploads.
-  const library = createMediaLibraryHandler({
-    authorize,
-    storage: options.media,
-    store,
-    allowedHosts,
-    publicOrigin,
-  });
 
   async function home(req: Request, url: URL): Promise<Response> {
     const token = url.searchParams.get(PREVIEW_PARAM);
@@ -279,8 +204,8 @@ export async function createDemoApp(
       drawerSrc: DRAWER_PATH,
       nonce,
       mediaBase: options.media.url(""),
-      publish: drafted ? "/api/cms/publish" : undefined,
-      schedule: drafted && options.scheduler ? "/api/cms/schedule" : undefined,
+      publish,
+      schedule,
     }));
     // What an editor sees depends on their session: never in a shared cache.
     return page(html, 200, {
@@ -420,16 +345,9 @@ export async function createDemoApp(
         );
       }
       if (path === "/logout") return await logout(req, url);
-      if (path === "/api/cms/save") return await save(req);
-      if (path === "/api/cms/history") return await history(req);
-      if (path === "/api/cms/media") return await media(req);
-      if (path === "/api/cms/events") return await events.handler(req);
-      if (path === "/api/cms/media/library") return await library(req);
-      const draftRoute = draftRoutes.get(path);
-      if (draftRoute) return await draftRoute(req);
-      if (options.serveMedia && path.startsWith(options.mediaPrefix)) {
-        return await options.serveMedia(req);
-      }
+      // The endpoints and the uploaded files (local storage).
+      const answer = await cms.handle(req);
+      if (answer) return answer;
       // The rest is read-only.
       if (req.method !== "GET" && req.method !== "HEAD") {
         return methodNotAllowed("GET, HEAD");

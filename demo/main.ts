@@ -50,17 +50,16 @@ import { buildClient } from "../tools/build_client.ts";
 import {
   type ListableMediaStorage,
   LocalMediaStorage,
-  serveLocalMedia,
 } from "../server/media/mod.ts";
 import { S3MediaStorage, type S3MediaStorageOptions } from "../s3/mod.ts";
 import {
   type HistoryStore,
-  isScheduleStore,
   KvContentStore,
   type PublishMode,
 } from "../server/store/mod.ts";
 import { PostgresContentStore } from "../postgres/mod.ts";
-import { PreviewSigner, Scheduler } from "../server/drafts/mod.ts";
+import { PreviewSigner } from "../server/drafts/mod.ts";
+import type { Cms } from "../server/app/mod.ts";
 import { PostgresSessionKv } from "./pg_sessions.ts";
 import postgres from "postgres";
 import { createDemoApp } from "./app.tsx";
@@ -73,13 +72,9 @@ import {
   mediaStorageCheck,
 } from "../server/health/mod.ts";
 import { serveGracefully, setLogger } from "../server/ops/mod.ts";
-import {
-  type EditorEvents,
-  type EventBus,
-  MemoryEventBus,
-} from "../server/events/mod.ts";
+import { type EventBus, MemoryEventBus } from "../server/events/mod.ts";
 import { PostgresEventBus } from "../postgres/mod.ts";
-import { demoContent, seedHome } from "./content.ts";
+import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
 
 /** Options of {@linkcode startDemo}. */
@@ -203,61 +198,39 @@ export async function startDemo(
       sessions = new Sessions(kv);
     }
     await seedHome(store);
-    // Draft mode: fire scheduled publishes (missed ones at once).
-    // Editors hear of each firing through the event hub (made by the app).
-    let hub: EditorEvents | undefined;
-    let scheduler: Scheduler | undefined;
-    if (options.publishMode === "draft" && isScheduleStore(store)) {
-      scheduler = new Scheduler({
-        store,
-        pollMs: options.schedulePollMs,
-        allowlist: demoContent(options.locales),
-        onFire: (firing) => hub?.onFire(firing),
-      });
-    }
 
-    let media: ListableMediaStorage;
-    let serveMedia: ((req: Request) => Promise<Response>) | null = null;
-    if (options.s3) {
-      media = new S3MediaStorage(options.s3);
-    } else {
-      const local = new LocalMediaStorage({
-        dir: `${dataDir}/media`,
-        publicUrl: "/media",
-      });
-      media = local;
-      serveMedia = serveLocalMedia(local);
-    }
+    // Local files are served at /media by the app; S3 serves its own.
+    const media: ListableMediaStorage = options.s3
+      ? new S3MediaStorage(options.s3)
+      : new LocalMediaStorage({ dir: `${dataDir}/media`, publicUrl: "/media" });
 
     // Filled once the port is known; CMS_PUBLIC_HOST adds the public name.
     const allowedHosts: string[] = [];
+    let cms: Cms | undefined;
     const handler = await createDemoApp({
       allowedHosts,
       imageOrigins: options.s3 ? [new URL(options.s3.publicUrl).origin] : [],
       store,
       media,
-      serveMedia,
-      mediaPrefix: "/media/",
       sessions,
       password,
       editorName: options.editorName ?? "Editor",
       clientDir,
       publishMode: options.publishMode,
       locales: options.locales,
-      scheduler,
+      // Draft mode: a scheduler fires scheduled publishes (missed ones at
+      // once); editors hear of each firing through the event hub.
+      schedulePollMs: options.schedulePollMs,
       previewSigner: new PreviewSigner(
         options.previewSecret ||
           await keptSecret(`${dataDir}/preview-secret`, 32),
       ),
       publicOrigin,
       clientAddress: options.clientAddress,
-      events: {
-        bus,
-        heartbeatMs: options.eventsHeartbeatMs,
-        created: (events) => {
-          hub = events;
-          cleanup.push(() => events.close());
-        },
+      events: { bus, heartbeatMs: options.eventsHeartbeatMs },
+      created: (made) => {
+        cms = made;
+        cleanup.push(() => made.close());
       },
     });
     // Health endpoints, outside the app: probes skip sessions and the Host
@@ -285,12 +258,10 @@ export async function startDemo(
       onListen() {},
     });
     server.draining.addEventListener("abort", () => draining.abort());
-    server.draining.addEventListener("abort", () => scheduler?.stop());
+    server.draining.addEventListener("abort", () => cms?.scheduler?.stop());
     cleanup.push(() => server.shutdown());
-    if (scheduler) {
-      cleanup.push(() => scheduler.stop());
-      await scheduler.start();
-    }
+    // Missed schedules have fired before the demo says it is up.
+    await cms?.ready;
     const { port } = server.addr as Deno.NetAddr;
     allowedHosts.push(
       `127.0.0.1:${port}`,

@@ -369,13 +369,14 @@ export function cmsClientRoute<State>(
  * import { createCms, defineContent, MemoryContentStore } from "@inplace/cms";
  *
  * type State = { user?: { name: string } };
- * const cms = createCms({
+ * // In a real site, `cms` lives in one module (e.g. `cms.ts`) that the
+ * // pages import too, for `cms.pageConfig()` and `cms.mount`.
+ * export const handler = cmsRoute<State>(createCms({
  *   authorize: freshAuthorize<State>((ctx) => ctx.state.user ?? null),
  *   allowlist: defineContent({ pages: { title: "plain", body: "rich" } }),
  *   store: new MemoryContentStore(),
  *   publishMode: "draft",
- * });
- * export const handler = cmsRoute<State>(cms);
+ * }));
  * ```
  */
 export function cmsRoute<State>(

@@ -11,6 +11,7 @@ import { createSaveHandler, draftStore } from "../save/mod.ts";
 import {
   createMediaHandler,
   createMediaLibraryHandler,
+  type ListableMediaStorage,
   LocalMediaStorage,
   type MediaStorage,
   serveLocalMedia,
@@ -137,19 +138,68 @@ function switches(options: CmsOptions) {
   return { draft, history, library, schedules, preview, events };
 }
 
+/** Adds one part to the route table. */
+type Add = (
+  name: string,
+  path: string,
+  methods: readonly string[],
+  handle: PartHandler | Handler<EndpointCall>,
+  prefix?: boolean,
+) => void;
+
+/** What the part builders share. */
+interface Ctx {
+  options: CmsOptions;
+  base: string;
+  on: ReturnType<typeof switches>;
+  store: ContentStore;
+  add: Add;
+  hooks: Hooks;
+}
+
+/** The hooks that tie the parts together, and what runs in the background. */
+interface Hooks {
+  events: EditorEvents | null;
+  scheduler: Scheduler | null;
+  onSave: CmsOptions["onSave"];
+  onPublish: CmsOptions["onPublish"];
+  onDiscard: CmsOptions["onDiscard"];
+}
+
 /** Builds every part the options turn on. */
 export function buildParts(options: CmsOptions, base: string): Built {
   const on = switches(options);
-  const { storage } = options;
   const parts: Part[] = [];
-  const add = (
-    name: string,
-    path: string,
-    methods: readonly string[],
-    handle: PartHandler | Handler<EndpointCall>,
-    prefix = false,
-  ) => parts.push({ name, path, methods, prefix, handle });
+  const add: Add = (name, path, methods, handle, prefix = false) =>
+    parts.push({ name, path, methods, prefix, handle });
+  const store = on.draft ? draftStore(options.store) : options.store;
+  const hooks = background(options, on, store);
+  const ctx: Ctx = { options, base, on, store, add, hooks };
+  addContentParts(ctx);
+  if (on.draft) addDraftParts(ctx);
+  const { events, scheduler } = hooks;
+  if (events) add("events", `${base}/events`, ["GET", "POST"], events.handler);
+  let mount: string | null = null;
+  if (options.client !== false) {
+    const client = createClientHandler({ base: `${base}/client/` });
+    mount = client.mount;
+    add("client", client.base, ["GET", "HEAD"], client, true);
+  }
+  const { storage } = options;
+  if (storage instanceof LocalMediaStorage && options.serveMedia !== false) {
+    const prefix = new URL(storage.publicUrl, "http://x").pathname
+      .replace(/\/+$/, "") + "/";
+    add("files", prefix, ["GET", "HEAD"], serveLocalMedia(storage), true);
+  }
+  return { parts, events, scheduler, mount };
+}
 
+/** The event hub and the scheduler, and the hooks that feed them. */
+function background(
+  options: CmsOptions,
+  on: ReturnType<typeof switches>,
+  store: ContentStore,
+): Hooks {
   const events = on.events
     ? new EditorEvents({
       ...options,
@@ -157,10 +207,6 @@ export function buildParts(options: CmsOptions, base: string): Built {
       bus: options.bus,
     })
     : null;
-  const onSave = both(options.onSave, events?.onSave);
-  const onPublish = both(options.onPublish, events?.onPublish);
-  const onDiscard = both(options.onDiscard, events?.onDiscard);
-  const store = on.draft ? draftStore(options.store) : options.store;
   const scheduler = on.schedules && on.schedules !== "elsewhere" &&
       isScheduleStore(store)
     ? new Scheduler({
@@ -169,31 +215,35 @@ export function buildParts(options: CmsOptions, base: string): Built {
         ? on.schedules.pollMs
         : undefined,
       allowlist: options.allowlist,
-      onPublish: both(options.onPublish),
+      onPublish: options.onPublish,
       onFire: events?.onFire,
     })
     : null;
+  return {
+    events,
+    scheduler,
+    onSave: both(options.onSave, events?.onSave),
+    onPublish: both(options.onPublish, events?.onPublish),
+    onDiscard: both(options.onDiscard, events?.onDiscard),
+  };
+}
 
+/** Save, media, the library and history. */
+function addContentParts({ options, base, on, store, add, hooks }: Ctx) {
+  const { storage } = options;
+  const { onSave } = hooks;
   add(
     "save",
     `${base}/save`,
     ["PATCH", "POST"],
-    createSaveHandler({
-      ...options,
-      store,
-      onSave,
-    }),
+    createSaveHandler({ ...options, store, onSave }),
   );
   if (storage) {
     add(
       "media",
       `${base}/media`,
       ["POST"],
-      createMediaHandler({
-        ...options,
-        storage,
-        uploads: store,
-      }),
+      createMediaHandler({ ...options, storage, uploads: store }),
     );
   }
   if (on.library && storage && keepsHistory(store) && lists(storage)) {
@@ -203,9 +253,7 @@ export function buildParts(options: CmsOptions, base: string): Built {
       ["GET", "HEAD", "POST"],
       createMediaLibraryHandler({
         ...options,
-        storage: storage as Parameters<
-          typeof createMediaLibraryHandler
-        >[0]["storage"],
+        storage: storage as ListableMediaStorage,
         store,
       }),
     );
@@ -223,55 +271,17 @@ export function buildParts(options: CmsOptions, base: string): Built {
       }),
     );
   }
-  if (on.draft) {
-    addDraftParts(add, options, base, on, scheduler, { onPublish, onDiscard });
-  }
-  if (on.draft && on.preview) {
-    const preview = on.preview instanceof PreviewSigner
-      ? { signer: on.preview }
-      : on.preview;
-    add(
-      "preview",
-      `${base}/preview`,
-      ["POST"],
-      createPreviewHandler({ ...options, ...preview }),
-    );
-  }
-  if (events) add("events", `${base}/events`, ["GET", "POST"], events.handler);
-  let mount: string | null = null;
-  if (options.client !== false) {
-    const client = createClientHandler({ base: `${base}/client/` });
-    mount = client.mount;
-    add("client", client.base, ["GET", "HEAD"], client, true);
-  }
-  if (storage instanceof LocalMediaStorage && options.serveMedia !== false) {
-    const prefix = new URL(storage.publicUrl, "http://x").pathname
-      .replace(/\/+$/, "") + "/";
-    add("files", prefix, ["GET", "HEAD"], serveLocalMedia(storage), true);
-  }
-  return { parts, events, scheduler, mount };
 }
 
-/** The draft parts: drafts, publish, discard and the schedule endpoints. */
-function addDraftParts(
-  add: (
-    name: string,
-    path: string,
-    methods: readonly string[],
-    handle: Handler<EndpointCall>,
-  ) => void,
-  options: CmsOptions,
-  base: string,
-  on: ReturnType<typeof switches>,
-  scheduler: Scheduler | null,
-  hooks: Pick<DraftHandlerOptions, "onPublish" | "onDiscard">,
-) {
+/** Drafts, publish, discard, the schedule endpoints and preview. */
+function addDraftParts({ options, base, on, add, hooks }: Ctx) {
   const opts: DraftHandlerOptions = {
     ...options,
     store: draftStore(options.store),
-    scheduler: scheduler ?? undefined,
+    scheduler: hooks.scheduler ?? undefined,
     schedulerElsewhere: on.schedules === "elsewhere",
-    ...hooks,
+    onPublish: hooks.onPublish,
+    onDiscard: hooks.onDiscard,
   };
   add("drafts", `${base}/drafts`, ["GET", "HEAD"], createDraftsHandler(opts));
   add("publish", `${base}/publish`, ["POST"], createPublishHandler(opts));
@@ -288,6 +298,17 @@ function addDraftParts(
       `${base}/schedule/cancel`,
       ["POST"],
       createCancelScheduleHandler(opts),
+    );
+  }
+  if (on.preview) {
+    const preview = on.preview instanceof PreviewSigner
+      ? { signer: on.preview }
+      : on.preview;
+    add(
+      "preview",
+      `${base}/preview`,
+      ["POST"],
+      createPreviewHandler({ ...options, ...preview }),
     );
   }
 }

@@ -95,8 +95,19 @@ export interface Cms {
   readonly events: EditorEvents | null;
   /** The scheduler this process runs (when schedules are on). */
   readonly scheduler: Scheduler | null;
+  /**
+   * Resolves once the scheduler's first round is done (schedules missed
+   * while no instance ran have fired); at once without schedules.
+   */
+  readonly ready: Promise<void>;
   /** The page config: the routed endpoints, then what the page adds. */
   pageConfig(facts?: PageFacts): PageConfig;
+  /**
+   * What a page in edit mode adds for the editor: the page config script
+   * (`<script type="application/json" id="cms-config">`, escaped) and the
+   * client's mount module. Render it only for an editor.
+   */
+  editorScripts(facts?: PageFacts): string;
   /** Stops the scheduler and closes the event streams. */
   close(): Promise<void>;
 }
@@ -141,10 +152,16 @@ export function createCms(options: CmsOptions): Cms {
       name: part.name,
     }))
   );
-  const started = scheduler?.start().catch((err: Error) => {
-    const { name, message, stack } = err;
-    log({ level: "error", msg: "scheduler", error: { name, message, stack } });
-  });
+  const started = (scheduler?.start() ?? Promise.resolve()).catch(
+    (err: Error) => {
+      const { name, message, stack } = err;
+      log({
+        level: "error",
+        msg: "scheduler",
+        error: { name, message, stack },
+      });
+    },
+  );
   const config: PageConfig = { save: `${basePath}/save` };
   for (const part of parts) {
     if (part.name === "media" && options.storage) {
@@ -179,7 +196,17 @@ export function createCms(options: CmsOptions): Cms {
     mount,
     events,
     scheduler,
+    ready: started,
     pageConfig: (facts = {}) => ({ ...config, ...facts }),
+    editorScripts(facts = {}) {
+      const json = JSON.stringify({ ...config, ...facts })
+        .replaceAll("<", "\\u003c");
+      const script =
+        `<script type="application/json" id="cms-config">${json}</script>`;
+      return mount
+        ? `${script}\n<script type="module" src="${mount}"></script>`
+        : script;
+    },
     async close() {
       await started;
       await scheduler?.stop();

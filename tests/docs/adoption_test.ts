@@ -10,6 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { formLoginAndEdit, freePort } from "../helpers/serve.ts";
+import { png } from "../fixtures/images.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const README = await Deno.readTextFile(`${ROOT}/README.md`);
@@ -160,13 +161,16 @@ Deno.test("adoption: a KV + local-media app resolves neither postgres nor aws4fe
   assert.deepEqual(row("S3"), measured(s3), hint);
 });
 
-Deno.test("adoption: the README's quick start, pasted into a new app, type-checks, serves and saves", async () => {
+Deno.test("adoption: the README's quick start (≤ 60 lines), pasted into a new app, type-checks; an editor signs in, saves a draft, uploads, publishes and sees history", async () => {
   // The `unstable` list the README's Install section tells apps to set.
   const unstable = JSON.parse(
     README.match(/"unstable": (\[[^\]]*\])/)?.[1] ?? "null",
   );
   assert.ok(Array.isArray(unstable), "README shows no unstable list");
-  const dir = await newApp({ "main.ts": readmeBlock("quick-start") }, {
+  const source = readmeBlock("quick-start");
+  const lines = source.trimEnd().split("\n").length;
+  assert.ok(lines <= 60, `the quick start has ${lines} lines (at most 60)`);
+  const dir = await newApp({ "main.ts": source }, {
     unstable,
   });
   const port = freePort();
@@ -200,19 +204,25 @@ Deno.test("adoption: the README's quick start, pasted into a new app, type-check
     assert.equal(wrong.status, 403);
     const { cookie, page, version } = await formLoginAndEdit(base, "pass-1234");
     const mount = page.match(/<script type="module" src="([^"]+)">/)?.[1];
-    assert.equal(mount, "/cms/mount.js");
+    assert.equal(mount, "/api/cms/client/mount.js");
     const js = await fetch(base + mount);
     assert.equal(js.status, 200);
     assert.match(js.headers.get("Content-Type")!, /javascript/);
     assert.match(await js.text(), /mountCms/);
+    // The page config names what the one call routes.
+    const config = JSON.parse(
+      page.match(/id="cms-config">([^<]*)<\/script>/)?.[1] ?? "null",
+    );
+    assert.equal(config.publish, "/api/cms/publish");
+    assert.equal(config.history, "/api/cms/history");
+    assert.equal(config.media, "/api/cms/media");
+    assert.equal(config.editor, "Editor");
 
+    const editor = { cookie, "Sec-Fetch-Site": "same-origin" };
+    const json = { ...editor, "Content-Type": "application/json" };
     const save = await fetch(`${base}/api/cms/save`, {
       method: "PATCH",
-      headers: {
-        cookie,
-        "Content-Type": "application/json",
-        "Sec-Fetch-Site": "same-origin",
-      },
+      headers: json,
       body: JSON.stringify({
         collection: "pages",
         key: "home",
@@ -234,9 +244,49 @@ Deno.test("adoption: the README's quick start, pasted into a new app, type-check
     });
     await anon.body?.cancel();
     assert.equal(anon.status, 403);
+    // A draft: the editor sees it, visitors don't (yet).
+    const visitorBefore = await (await fetch(base)).text();
+    assert.match(visitorBefore, /<h1>Hello<\/h1>/);
+    assert.doesNotMatch(visitorBefore, /data-cms-field/);
+    const draft = await (await fetch(`${base}/?edit`, { headers: { cookie } }))
+      .text();
+    assert.match(draft, />Saved &#60;from&#62; the quick start<\/h1>/);
+
+    const upload = await fetch(`${base}/api/cms/media`, {
+      method: "POST",
+      headers: { ...editor, "Content-Type": "image/png" },
+      body: await png(32, 24),
+    });
+    assert.equal(upload.status, 200, await upload.clone().text());
+    const { url } = await upload.json() as { url: string };
+    assert.match(url, /^\/media\//);
+    const file = await fetch(base + url);
+    assert.equal(file.status, 200);
+    assert.equal(file.headers.get("Content-Type"), "image/png");
+    await file.body?.cancel();
+
+    const publish = await fetch(`${base}/api/cms/publish`, {
+      method: "POST",
+      headers: json,
+      body: "{}",
+    });
+    assert.equal(publish.status, 200, await publish.clone().text());
+    assert.deepEqual((await publish.json()).published, ["pages:home:title"]);
     const visitor = await (await fetch(base)).text();
     assert.match(visitor, /<h1>Saved &#60;from&#62; the quick start<\/h1>/);
-    assert.doesNotMatch(visitor, /data-cms-field/);
+    assert.doesNotMatch(visitor, /data-cms-field|cms-config/);
+
+    const history = await fetch(
+      `${base}/api/cms/history?field=pages:home:title`,
+      { headers: { cookie } },
+    );
+    assert.equal(history.status, 200);
+    const { revisions } = await history.json() as {
+      revisions: { editor: string | null; published?: string }[];
+    };
+    // The saved draft is the newest revision, now marked published.
+    assert.equal(revisions[0]?.editor, "Editor", JSON.stringify(revisions));
+    assert.ok(revisions[0]?.published, JSON.stringify(revisions));
   } finally {
     if (child) {
       child.kill();

@@ -179,3 +179,32 @@ Deno.test("createCms: local media outside the base path are routed by the storag
   );
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("createCms: editorScripts escapes the page config and loads the client", async () => {
+  const cms = createCms({
+    authorize,
+    allowlist: content,
+    store: new MemoryContentStore(),
+    basePath: "/cms",
+  });
+  const html = cms.editorScripts({ editor: "</script><b>Ada</b>" });
+  assert.doesNotMatch(html, /<\/script><b>/);
+  const json = html.match(/id="cms-config">([^<]*)<\/script>/)?.[1];
+  assert.deepEqual(JSON.parse(json ?? "null"), {
+    save: "/cms/save",
+    history: "/cms/history",
+    editor: "</script><b>Ada</b>",
+  });
+  assert.match(
+    html,
+    /\n<script type="module" src="\/cms\/client\/mount\.js"><\/script>$/,
+  );
+  await cms.close();
+  const bare = createCms({
+    authorize,
+    allowlist: content,
+    store: new MemoryContentStore(),
+    client: false,
+  });
+  assert.doesNotMatch(bare.editorScripts(), /type="module"/);
+});
