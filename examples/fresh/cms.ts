@@ -1,6 +1,7 @@
 // The whole CMS in one place: what is editable, where it is stored, who may
 // edit, and the one service every route and page uses.
 import {
+  type CmsOptions,
   createCms,
   defineContent,
   KvContentStore,
@@ -63,7 +64,7 @@ export const options = {
   library: true,
   // Where a published field is shown, for the edit bar's links.
   pageUrl: ({ locale }) => homeOf(locale ?? "en"),
-} satisfies Parameters<typeof createCms>[0];
+} satisfies CmsOptions;
 
 /**
  * Every endpoint under /api/cms (routes/api/cms/[...path].ts), the client
