@@ -376,13 +376,18 @@ export type CmsScriptProps = CmsScriptOptions;
  */
 export function CmsScript(props: CmsScriptProps): CmsElement | null {
   if (!props.editing) return null;
-  const { attrs, html } = clientScript(props);
+  const script = clientScript(props);
   return (
     <>
       <CmsConfig editing config={props.config} />
-      {html
-        ? <script {...attrs} dangerouslySetInnerHTML={{ __html: html }} />
-        : <script {...attrs} />}
+      {script?.html
+        ? (
+          <script
+            {...script.attrs}
+            dangerouslySetInnerHTML={{ __html: script.html }}
+          />
+        )
+        : script && <script {...script.attrs} />}
     </>
   );
 }

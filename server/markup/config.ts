@@ -103,9 +103,10 @@ export type CmsScriptOptions =
        * URL of the client's mount module (`cms.mount` of `createCms`, or
        * `createClientHandler().mount`), e.g. `/api/cms/client/mount.js`:
        * loaded with `<script type="module" src>`, no inline script (works
-       * under `script-src 'self'`).
+       * under `script-src 'self'`). `null` (a service with `client: false`):
+       * only the page config; you load the client yourself.
        */
-      mount: string;
+      mount: string | null;
       /** Not with `mount`. */
       src?: never;
     }
@@ -169,18 +170,20 @@ export function cmsConfig(options: CmsConfigOptions): string {
 
 /**
  * The module script that loads the client: `<script type="module" src>`
- * for a mount module, else an inline loader of the entry module.
+ * for a mount module, else an inline loader of the entry module; `null`
+ * for a `null` mount.
  *
  * @example
  * ```ts
  * import { clientScript } from "./config.ts";
- * clientScript({ mount: "/api/cms/client/mount.js" }).attrs.src; // "/api/cms/client/mount.js"
+ * clientScript({ mount: "/api/cms/client/mount.js" })?.attrs.src; // "/api/cms/client/mount.js"
  * ```
  */
 export function clientScript(
   options: CmsScriptOptions,
-): { attrs: Attributes; html: string } {
+): { attrs: Attributes; html: string } | null {
   const { nonce, mount, src } = options;
+  if (mount === null) return null;
   return mount !== undefined
     ? { attrs: { type: "module", src: mount, nonce }, html: "" }
     : { attrs: { type: "module", nonce }, html: loaderScript(src!) };
@@ -202,14 +205,15 @@ export function clientScript(
  * });
  * const editing = true;
  * const page = `<body>…${
- *   cmsScript({ editing, mount: cms.mount!, config: cms.pageConfig({ editor: "Ada" }) })
+ *   cmsScript({ editing, mount: cms.mount, config: cms.pageConfig({ editor: "Ada" }) })
  * }</body>`;
  * ```
  */
 export function cmsScript(options: CmsScriptOptions): string {
   if (!options.editing) return "";
-  const { attrs, html } = clientScript(options);
-  return cmsConfig(options) + element("script", attrs, html);
+  const script = clientScript(options);
+  return cmsConfig(options) +
+    (script ? element("script", script.attrs, script.html) : "");
 }
 
 /** Options of {@linkcode cmsAlternates}. */

@@ -105,7 +105,7 @@ export function HomePage(data: HomeData) {
         from={from.features}
       />
       {/* Edit mode only: the page config and the client (nothing for visitors). */}
-      <CmsScript editing={editing} mount={cms.mount!} config={data.config} />
+      <CmsScript editing={editing} mount={cms.mount} config={data.config} />
     </main>
   );
 }

@@ -295,6 +295,11 @@ const cases: [string, string, unknown][] = [
     />,
   ],
   [
+    "config only, for a service without the client",
+    cmsScript({ editing: true, mount: null, config: { editor: "Ada" } }),
+    <CmsScript editing mount={null} config={{ editor: "Ada" }} />,
+  ],
+  [
     "alternates",
     cmsAlternates({
       content,
