@@ -189,6 +189,13 @@ export function buildParts(options: CmsOptions, base: string): Built {
   if (storage instanceof LocalMediaStorage && options.serveMedia !== false) {
     const prefix = new URL(storage.publicUrl, "http://x").pathname
       .replace(/\/+$/, "") + "/";
+    if (prefix === "/" || prefix === `${base}/`) {
+      throw new TypeError(
+        `serve local media under a path of its own, e.g. "/media" (publicUrl is ${
+          JSON.stringify(storage.publicUrl)
+        })`,
+      );
+    }
     add("files", prefix, ["GET", "HEAD"], serveLocalMedia(storage), true);
   }
   return { parts, events, scheduler, mount };

@@ -137,6 +137,11 @@ Deno.test("createCms: contradictory options fail at set-up with the reason", () 
   for (const [options, reason] of cases) {
     assert.throws(() => createCms(options), reason);
   }
+  const root = new LocalMediaStorage({ dir: "media", publicUrl: "/" });
+  assert.throws(
+    () => createCms({ ...base, storage: root }),
+    /local media under a path of its own/,
+  );
   // A store without history gets no history endpoint by default.
   const cms = createCms({ ...base, store: plain });
   assert.ok(!cms.routes.some((r) => r.name === "history"));
@@ -207,4 +212,150 @@ Deno.test("createCms: editorScripts escapes the page config and loads the client
     client: false,
   });
   assert.doesNotMatch(bare.editorScripts(), /type="module"/);
+});
+
+Deno.test("createCms on Fresh: with trustProxy, the forwarded origin is the site's own", async () => {
+  const cms = createCms({
+    authorize,
+    allowlist: content,
+    store: new MemoryContentStore(),
+  });
+  const app = new FreshModelApp<Record<string, never>>({ trustProxy: true });
+  app.use(csrf());
+  app.fsRoute("/api/cms/:path*", { handler: cmsRoute(cms) });
+  const save = (origin: string) =>
+    app.handler()(
+      new Request("http://127.0.0.1:8000/api/cms/save", {
+        method: "PATCH",
+        headers: {
+          Cookie: "sid=ok",
+          "Content-Type": "application/json",
+          "X-Forwarded-Proto": "https",
+          "X-Forwarded-Host": "www.example.com",
+          Origin: origin,
+        },
+        body: JSON.stringify({
+          collection: "pages",
+          key: "home",
+          field: "title",
+          value: "Behind a proxy",
+        }),
+      }),
+    );
+  assert.equal((await save("https://www.example.com:8000")).status, 204);
+  const evil = await save("https://evil.example");
+  await evil.body?.cancel();
+  assert.equal(evil.status, 403);
+  await cms.close();
+});
+
+/** A same-origin editor request with a JSON body. */
+function call(path: string, body: unknown, method = "POST"): Request {
+  return new Request(`http://127.0.0.1${path}`, {
+    method,
+    headers: {
+      Cookie: "sid=ok",
+      "Sec-Fetch-Site": "same-origin",
+      "Content-Type": "application/json",
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+const title = (value: string) => ({
+  collection: "pages",
+  key: "home",
+  field: "title",
+  value,
+});
+
+Deno.test("createCms: the host's hooks hear saves, publishes (scheduled too) and discards, beside the events", async () => {
+  const heard: string[] = [];
+  const cms = createCms({
+    authorize,
+    allowlist: content,
+    store: new MemoryContentStore(),
+    publishMode: "draft",
+    schedules: { pollMs: 20 },
+    events: true,
+    onSave: (e) => void heard.push(`save ${e.field}`),
+    onPublish: (p) => void heard.push(`publish ${p.length}`),
+    onDiscard: (f) => void heard.push(`discard ${f}`),
+    pageUrl: () => "/home",
+  });
+  const ok = async (req: Request, status: number) => {
+    const res = await cms.fetch(req);
+    assert.equal(res.status, status, await res.text());
+  };
+  await ok(call("/api/cms/save", title("One"), "PATCH"), 204);
+  const drafts = await cms.fetch(
+    new Request("http://127.0.0.1/api/cms/drafts", {
+      headers: { Cookie: "sid=ok" },
+    }),
+  );
+  assert.match(await drafts.text(), /"page":"\/home"/);
+  await ok(call("/api/cms/publish", {}), 200);
+  await ok(call("/api/cms/save", title("Two"), "PATCH"), 204);
+  await ok(call("/api/cms/discard", { field: "pages:home:title" }), 204);
+  await ok(call("/api/cms/save", title("Three"), "PATCH"), 204);
+  const at = new Date(Date.now() + 30).toISOString();
+  await ok(call("/api/cms/publish", { at }), 202);
+  for (let i = 0; i < 100 && heard.at(-1) !== "publish 1"; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.deepEqual(heard, [
+    "save title",
+    "publish 1",
+    "save title",
+    "discard pages:home:title",
+    "save title",
+    "publish 1",
+  ]);
+  await cms.close();
+});
+
+Deno.test("createCms: schedules elsewhere route the endpoints and run no scheduler", async () => {
+  const cms = createCms({
+    authorize,
+    allowlist: content,
+    store: new MemoryContentStore(),
+    publishMode: "draft",
+    schedules: "elsewhere",
+  });
+  assert.equal(cms.scheduler, null);
+  assert.equal(cms.pageConfig().schedule, "/api/cms/schedule");
+  await cms.fetch(call("/api/cms/save", title("Later"), "PATCH"));
+  const at = new Date(Date.now() + 60_000).toISOString();
+  const res = await cms.fetch(call("/api/cms/publish", { at }));
+  assert.equal(res.status, 202, await res.text());
+  await cms.close();
+  // Without schedules, a publish with `at` is refused: nothing would fire it.
+  const none = createCms({
+    authorize,
+    allowlist: content,
+    store: new MemoryContentStore(),
+    publishMode: "draft",
+  });
+  await none.fetch(call("/api/cms/save", title("Later"), "PATCH"));
+  const refused = await none.fetch(call("/api/cms/publish", { at }));
+  assert.equal(refused.status, 400);
+  assert.match(await refused.text(), /does not schedule/);
+});
+
+Deno.test("createCms: preview links only for the paths the host allows", async () => {
+  const cms = createCms({
+    authorize,
+    allowlist: content,
+    store: new MemoryContentStore(),
+    publishMode: "draft",
+    preview: {
+      signer: new PreviewSigner("a-long-random-secret-of-32-bytes-or-more"),
+      allowPath: (path) => path === "/",
+    },
+  });
+  const home = await cms.fetch(call("/api/cms/preview", { path: "/" }));
+  assert.equal(home.status, 200);
+  assert.match((await home.json()).url, /^http:\/\/127\.0\.0\.1\/\?preview=/);
+  const other = await cms.fetch(call("/api/cms/preview", { path: "/x" }));
+  assert.equal(other.status, 400, await other.text());
 });
