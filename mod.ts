@@ -20,6 +20,10 @@
  * - {@linkcode EditorEvents}: presence and live changes (Server-Sent Events).
  * - {@linkcode createMediaLibraryHandler} and {@linkcode collectMedia}: the
  *   media library and the cleanup of unused uploads.
+ * - {@linkcode cmsField}, {@linkcode cmsList}, {@linkcode cmsImage},
+ *   {@linkcode cmsScript} and friends: the markers as escaped markup for
+ *   hosts without Preact; {@linkcode responsiveImage}: `srcset` and size of
+ *   an uploaded image for visitors (docs/content.md, docs/images.md).
  * - {@linkcode defineContent}: one declaration of the editable content; it is
  *   the save endpoint's allowlist and types every field address.
  * - {@linkcode sanitizeHtml}: the one sanitizer policy, on the server.
@@ -320,3 +324,36 @@ export {
   type MediaScanOptions,
   type Upload,
 } from "./server/media/mod.ts";
+// Markers without Preact: escaped markup for template-string hosts, and
+// images for visitors (the Preact components are in `@inplace/cms/fresh`).
+export {
+  type Attributes,
+  type AttributeValue,
+  cmsAlternates,
+  type CmsAlternatesOptions,
+  cmsConfig,
+  type CmsConfigOptions,
+  cmsField,
+  cmsFieldAttributes,
+  cmsImage,
+  cmsItemAttributes,
+  cmsList,
+  cmsListAttributes,
+  type CmsPageConfig,
+  cmsScript,
+  type CmsScriptOptions,
+  escapeHtml,
+  type FieldMarkerOptions,
+  fieldMarkers,
+  type FieldMarkupCommon,
+  type FieldMarkupOptions,
+  type FieldName,
+  type ImageMarkupOptions,
+  itemMarkers,
+  listMarkers,
+  type ListMarkupOptions,
+  type ResponsiveImage,
+  responsiveImage,
+  type ResponsiveImageOptions,
+  scriptJson,
+} from "./server/markup/mod.ts";

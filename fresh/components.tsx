@@ -6,21 +6,26 @@
  *
  * @module
  */
-import { formatAddress, parseAddress } from "../core/address.ts";
-import { localizeAddress } from "../core/locale.ts";
+import type { Allowlist, FieldAddressOf } from "../core/content.ts";
 import {
-  type Allowlist,
-  type FieldAddressOf,
-  type FieldKind,
-  fieldSpec,
-  localesOf,
-  markerType,
-} from "../core/content.ts";
-import {
-  FALLBACK_ATTRIBUTE,
-  LOCALE_ATTRIBUTE,
-} from "../core/locale_markers.ts";
-import { contentVersion } from "../core/version.ts";
+  alternateLinks,
+  type Attributes,
+  clientScript,
+  type CmsPageConfig,
+  type CmsScriptOptions,
+  CONFIG_ATTRIBUTES,
+  type FieldMarkupOptions,
+  fieldParts,
+  type ImageMarkupOptions,
+  imageParts,
+  itemMarkersOf,
+  type ListMarkupOptions,
+  resolveList,
+  type ResponsiveImage,
+  scriptJson,
+} from "../server/markup/mod.ts";
+
+export { type CmsPageConfig, scriptJson } from "../server/markup/mod.ts";
 
 /**
  * What the components return: a Preact element (a `VNode`), typed opaquely
@@ -167,75 +172,27 @@ export function CmsField<C extends Allowlist>(
     from,
     ...rest
   } = props;
-  const [kind, label, shared]: [FieldKind, string?, boolean?] = content
-    ? kindOf(content, field, locale)
-    : [rich ? "rich" : "plain"];
-  const text = value ?? "";
-  const attrs: Record<string, unknown> = { ...rest };
-  if (editing) {
-    attrs["data-cms-field"] = localized(content, field, locale);
-    const type = markerType(kind);
-    if (type) attrs["data-cms-type"] = type;
-    if (label) attrs["data-cms-label"] = label;
-    attrs["data-cms-version"] = version ?? contentVersion(text);
-    if (locale !== undefined && !shared) {
-      attrs[LOCALE_ATTRIBUTE] = locale;
-      if (from !== undefined && from !== locale) {
-        attrs[FALLBACK_ATTRIBUTE] = from;
-      }
-    }
-  }
-  const Tag = (as ?? (kind === "image" ? "img" : "div")) as "div";
-  if (kind === "image") {
-    // No value, no `src`: `src=""` shows a broken image and may refetch the page.
-    if (text) attrs.src = text;
-    return <Tag {...attrs} />;
-  }
+  const { tag, attrs, kind, text } = fieldParts(
+    {
+      as,
+      content,
+      field,
+      value,
+      rich,
+      editing,
+      version,
+      locale,
+      from,
+    } as FieldMarkupOptions,
+    rest as Attributes,
+    "CmsField",
+  );
+  const Tag = tag as "div";
+  if (kind === "image") return <Tag {...attrs} />;
   if (kind === "rich") {
     return <Tag {...attrs} dangerouslySetInnerHTML={{ __html: text }} />;
   }
   return <Tag {...attrs}>{text}</Tag>;
-}
-
-/**
- * The marker text of `field` in `locale`: the address with the locale in
- * its field part (`pages:home:title@de`), so that a save names the locale;
- * unchanged for the default locale and shared fields (`localizeAddress`).
- */
-function localized(
-  content: Allowlist | undefined,
-  field: string,
-  locale: string | undefined,
-): string {
-  const address = locale === undefined ? field : parseAddress(field);
-  if (typeof address === "string" || address.locale !== undefined) {
-    return field;
-  }
-  const stored = content
-    ? localizeAddress(content, { ...address, locale })
-    : { ...address, locale };
-  return typeof stored === "string" ? field : formatAddress(stored);
-}
-
-/** The kind, declared label and sharedness of the field (or list item)
- * `field` names in `content`; a `locale` it does not declare throws. */
-function kindOf(
-  content: Allowlist,
-  field: string,
-  locale: string | undefined,
-): [FieldKind, string | undefined, boolean] {
-  const address = parseAddress(field);
-  const spec = typeof address === "string"
-    ? undefined
-    : fieldSpec(content, address.collection, address.field);
-  const isItem = typeof address !== "string" && address.index !== undefined;
-  if (!spec || isItem !== (spec.kind === "list")) {
-    throw new TypeError(`CmsField: ${JSON.stringify(field)} is not declared`);
-  }
-  if (locale !== undefined && !localesOf(content)?.locales.includes(locale)) {
-    throw new TypeError(`CmsField: unknown locale ${JSON.stringify(locale)}`);
-  }
-  return [isItem ? "plain" : spec.kind, spec.label, spec.shared === true];
 }
 
 /** Props of {@linkcode CmsAlternates}. */
@@ -262,20 +219,11 @@ export interface CmsAlternatesProps {
  * ```
  */
 export function CmsAlternates(props: CmsAlternatesProps): CmsElement {
-  const config = localesOf(props.content);
-  if (!config) throw new TypeError("CmsAlternates: content has no locales");
-  const link = (hreflang: string, locale: string) => (
-    <link
-      key={hreflang}
-      rel="alternate"
-      hreflang={hreflang}
-      href={props.href(locale)}
-    />
-  );
   return (
     <>
-      {config.locales.map((locale) => link(locale, locale))}
-      {link("x-default", config.defaultLocale)}
+      {alternateLinks(props, "CmsAlternates").map((link) => (
+        <link key={link.hreflang as string} {...link} />
+      ))}
     </>
   );
 }
@@ -350,129 +298,27 @@ export function CmsList<C extends Allowlist>(
     from,
     ...rest
   } = props;
-  const items = value ?? [];
-  const address = parseAddress(field);
-  const spec = content && typeof address !== "string"
-    ? fieldSpec(content, address.collection, address.field)
-    : undefined;
-  if (
-    typeof address === "string" || address.index !== undefined ||
-    (content && spec?.kind !== "list")
-  ) {
-    throw new TypeError(`CmsList: ${JSON.stringify(field)} is not a list`);
-  }
-  if (
-    content && locale !== undefined &&
-    !localesOf(content)?.locales.includes(locale)
-  ) {
-    throw new TypeError(`CmsList: unknown locale ${JSON.stringify(locale)}`);
-  }
-  const marker = localized(content, field, locale);
-  const attrs: Record<string, unknown> = { ...rest };
-  if (editing) {
-    attrs["data-cms-list"] = marker;
-    attrs["data-cms-version"] = contentVersion([...items]);
-    const low = min ?? spec?.min, high = max ?? spec?.max;
-    if (low !== undefined) attrs["data-cms-min"] = String(low);
-    if (high !== undefined) attrs["data-cms-max"] = String(high);
-    if (spec?.label) attrs["data-cms-label"] = spec.label;
-    if (locale !== undefined && !spec?.shared) {
-      attrs[LOCALE_ATTRIBUTE] = locale;
-      if (from !== undefined && from !== locale) {
-        attrs[FALLBACK_ATTRIBUTE] = from;
-      }
-    }
-  }
+  const options: ListMarkupOptions = {
+    content,
+    field,
+    value,
+    editing,
+    min,
+    max,
+    locale,
+    from,
+  };
+  const list = resolveList(options, "CmsList");
+  const Item = (itemAs ?? "li") as "li";
   const Tag = (as ?? "ul") as "ul";
   return (
-    <Tag {...attrs}>
-      {items.map((item, i) => (
-        <CmsField
-          key={i}
-          as={itemAs ?? "li"}
-          class={itemClass}
-          field={`${marker}.${i}`}
-          value={item}
-          editing={editing}
-          {...editing && locale !== undefined && !spec?.shared
-            ? { [LOCALE_ATTRIBUTE]: locale }
-            : {}}
-        />
+    <Tag {...rest as Attributes} {...list.markers}>
+      {(value ?? []).map((item, i) => (
+        <Item key={i} class={itemClass} {...itemMarkersOf(options, list, i)}>
+          {item}
+        </Item>
       ))}
     </Tag>
-  );
-}
-
-/** The page config the client reads from `#cms-config` (all keys optional). */
-export interface CmsPageConfig {
-  /** The editor's name, shown in the edit bar. */
-  editor?: string;
-  /** Save endpoint. Default `/api/cms/save`. */
-  save?: string;
-  /** Media endpoint. Default `/api/cms/media`. */
-  media?: string;
-  /** History endpoint, e.g. `/api/cms/history`. Default: none (no History). */
-  history?: string;
-  /**
-   * Media library endpoint, e.g. `/api/cms/media/library`, where the host
-   * routes `createMediaLibraryHandler`: image panels offer "Choose from
-   * library". Default: none.
-   */
-  library?: string;
-  /**
-   * Show Settings (fires `cms:open-drawer`). Default `true`; `false` hides
-   * it on a site without a settings drawer.
-   */
-  settings?: boolean;
-  /**
-   * Public base URL of uploaded media (the media storage's `url("")`): pasted
-   * or restored `srcset` under it is kept in the editor.
-   */
-  mediaBase?: string;
-  /** Where Done goes. Default: the current URL without `edit`. */
-  exit?: string;
-  /**
-   * Publish endpoint (publish mode `draft`), e.g. `/api/cms/publish`: the
-   * edit bar marks drafts and offers Publish and Discard. Its siblings
-   * `drafts` and `discard` are in the same folder.
-   */
-  publish?: string;
-  /**
-   * Schedule listing endpoint, e.g. `/api/cms/schedule`, where a scheduler
-   * fires schedules: with `publish`, the edit bar offers "Publish at…".
-   * Absent: no scheduling.
-   */
-  schedule?: string;
-  /**
-   * Editor event stream, e.g. `/api/cms/events`: editors see each other and
-   * saved values arrive live. Absent: off.
-   */
-  events?: string;
-  /** The page's locale, on a site with locales (e.g. `"de"`). */
-  locale?: string;
-  /**
-   * The site's locales and this page's URL in each, e.g.
-   * `[{ tag: "en", url: "/" }, { tag: "de", url: "/de/" }]`: with `locale`,
-   * the edit bar offers a locale switcher and counts untranslated fields.
-   */
-  locales?: { tag: string; url: string }[];
-}
-
-/**
- * Serializes a value as JSON that is safe inside an inline `<script>`:
- * `<`, `>`, `&`, U+2028 and U+2029 become `\uXXXX` escapes, so the text can
- * never close the script element or start a comment.
- *
- * @example
- * ```ts
- * import { scriptJson } from "@inplace/cms/fresh";
- * scriptJson({ t: "</script>" }); // '{"t":"\\u003c/script\\u003e"}'
- * ```
- */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
   );
 }
 
@@ -499,25 +345,24 @@ export function CmsConfig(props: CmsConfigProps): CmsElement | null {
   if (!props.editing) return null;
   return (
     <script
-      type="application/json"
-      id="cms-config"
+      {...CONFIG_ATTRIBUTES}
       dangerouslySetInnerHTML={{ __html: scriptJson(props.config ?? {}) }}
     />
   );
 }
 
-/** Props of {@linkcode CmsScript}. */
-export interface CmsScriptProps extends CmsConfigProps {
-  /** URL of the built client module (it exports `mountCms`). */
-  src: string;
-  /** CSP nonce for the inline scripts, if your host uses one. */
-  nonce?: string;
-}
+/**
+ * Props of {@linkcode CmsScript}: the config, and the client's `mount`
+ * module (`cms.mount`) or its entry `src`.
+ */
+export type CmsScriptProps = CmsScriptOptions;
 
 /**
- * In edit mode: the `#cms-config` script plus a module script that
- * lazy-imports the client from `src` and calls `mountCms()`. Otherwise it
- * renders nothing, so visitors download no editor code.
+ * In edit mode: the `#cms-config` script plus a module script that loads
+ * the client: its `mount` module (`<script type="module" src>`, no inline
+ * script), or an inline loader that imports the entry `src` and calls
+ * `mountCms()`. Otherwise it renders nothing, so visitors download no
+ * editor code.
  *
  * @example
  * ```tsx
@@ -525,22 +370,86 @@ export interface CmsScriptProps extends CmsConfigProps {
  * const editing = true;
  * <body>
  *   …
- *   <CmsScript editing={editing} src="/cms/mod.js" config={{ editor: "Ada" }} />
+ *   <CmsScript editing={editing} mount="/api/cms/client/mount.js" config={{ editor: "Ada" }} />
  * </body>;
  * ```
  */
 export function CmsScript(props: CmsScriptProps): CmsElement | null {
   if (!props.editing) return null;
-  const loader = `import(${scriptJson(props.src)}).then((m) => m.mountCms())` +
-    `.catch((e) => console.error("cms: client failed to load", e));`;
+  const script = clientScript(props);
   return (
     <>
       <CmsConfig editing config={props.config} />
-      <script
-        type="module"
-        nonce={props.nonce}
-        dangerouslySetInnerHTML={{ __html: loader }}
-      />
+      {script?.html
+        ? (
+          <script
+            {...script.attrs}
+            dangerouslySetInnerHTML={{ __html: script.html }}
+          />
+        )
+        : script && <script {...script.attrs} />}
     </>
   );
+}
+
+/**
+ * Props of {@linkcode CmsImage}: an image field, named as on
+ * {@linkcode CmsField}, and its responsive image.
+ */
+export type CmsImageProps<C extends Allowlist = Allowlist> =
+  & Omit<CmsFieldCommonProps, "value" | "as">
+  & {
+    /** `responsiveImage`'s answer for the field's stored URL. */
+    image: ResponsiveImage | null | undefined;
+  }
+  & (
+    | {
+      /** The content declaration the field belongs to. */
+      content: C;
+      /** The image field's address, e.g. `"pages:home:hero"`. */
+      field: FieldAddressOf<C>;
+    }
+    | {
+      /** No declaration: `field` is any image field's address. */
+      content?: undefined;
+      /** The image field's address, e.g. `"pages:home:hero"`. */
+      field: string;
+    }
+  );
+
+/**
+ * An image field as an `<img>` that is responsive for visitors: `src`,
+ * `width`, `height`, `srcset` and `sizes` from `responsiveImage` (the
+ * upload record), and in edit mode the field's markers, so the editor can
+ * replace it. Pass `alt`. Throws a `TypeError` when `content` is given and
+ * `field` is not a declared image field.
+ *
+ * @example
+ * ```tsx
+ * import { CmsImage } from "@inplace/cms/fresh";
+ * import { MemoryContentStore, MemoryMediaStorage, responsiveImage } from "@inplace/cms";
+ * const cms = { store: new MemoryContentStore(), storage: new MemoryMediaStorage() };
+ * const hero = "/media/a.jpg"; // the stored value of pages:home:hero
+ * <CmsImage field="pages:home:hero" image={await responsiveImage(hero, cms)} alt="" editing />;
+ * ```
+ */
+export function CmsImage<C extends Allowlist>(
+  props: CmsImageProps<C>,
+): CmsElement {
+  const { content, field, image, editing, version, locale, from, ...rest } =
+    props;
+  const attrs = imageParts(
+    {
+      content,
+      field,
+      image,
+      editing,
+      version,
+      locale,
+      from,
+    } as ImageMarkupOptions,
+    rest as Attributes,
+    "CmsImage",
+  );
+  return <img {...attrs} />;
 }

@@ -1,21 +1,26 @@
 /**
- * Fresh 2 integration: route wrappers for the save and media endpoints, the
- * edit-mode middleware, and Preact helpers that render markers and load the
- * client only in edit mode. Typed structurally against Fresh 2.3; Fresh is
- * never imported.
+ * Fresh 2 integration: `cmsRoute(cms)` for one catch-all route file that
+ * serves every endpoint of `createCms`, the edit-mode middleware, and
+ * Preact components that render markers (`CmsField`, `CmsList`,
+ * `CmsImage`) and load the client (`CmsScript`) only in edit mode, through
+ * the same marker helpers as `@inplace/cms`. Typed structurally against
+ * Fresh 2.3; Fresh is never imported. Guide: docs/fresh.md ("Fresh: the
+ * full site").
  *
  * Guide: [Fresh 2: the full site](../docs/fresh.md).
  *
  * @example
  * ```ts
- * // routes/api/cms/save.ts
- * import { cmsSaveRoute } from "@inplace/cms/fresh";
- * import { MemoryContentStore } from "@inplace/cms";
- * export const handler = cmsSaveRoute<{ user?: { name: string } }>({
- *   authorize: (ctx) => ctx.state.user ?? null,
+ * // routes/api/cms/[...path].ts
+ * import { cmsRoute, freshAuthorize } from "@inplace/cms/fresh";
+ * import { createCms, MemoryContentStore } from "@inplace/cms";
+ * type State = { user?: { name: string } };
+ * export const cms = createCms({
+ *   authorize: freshAuthorize<State>((ctx) => ctx.state.user ?? null),
  *   allowlist: { pages: { title: "plain" } },
  *   store: new MemoryContentStore(),
  * });
+ * export const handler = cmsRoute<State>(cms);
  * ```
  *
  * @module
@@ -59,6 +64,10 @@ export type { OriginOptions } from "../server/http/mod.ts";
 export type { ImageOptions } from "../server/image/mod.ts";
 export type { ImageInfo } from "../server/image/mod.ts";
 export type { FieldAddress } from "../core/address.ts";
+export type {
+  ResponsiveImage,
+  ResponsiveImageOptions,
+} from "../server/markup/mod.ts";
 export type { Content, FieldAddressOf } from "../core/content.ts";
 export type {
   ClientHandler,

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ContentStore } from "../store/mod.ts";
+import type { MediaAnswer, MediaVariant } from "../../core/protocol/mod.ts";
 
 /**
  * The collection of upload records in the content store: one record per
@@ -39,7 +40,8 @@ export function cleanFileName(raw: string | null): string {
 
 /**
  * Records who uploaded `key` (and the file's name) in `store`, for the
- * media library. One record per upload, never a revision.
+ * media library, and the stored image (its size and variants, for
+ * `responsiveImage`). One record per upload, never a revision.
  *
  * @example
  * ```ts
@@ -54,13 +56,77 @@ export async function recordUpload(
   key: string,
   editor: string,
   name: string,
+  answer?: MediaAnswer,
 ): Promise<void> {
   const at = new Date().toISOString();
+  const image = answer
+    ? JSON.stringify({
+      url: answer.url,
+      width: answer.width,
+      height: answer.height,
+      type: answer.type,
+      variants: answer.variants,
+    })
+    : undefined;
   await store.update(
     UPLOADS_COLLECTION,
     key,
-    (r) => ({ ...r, editor, name, at }),
+    (r) => ({ ...r, editor, name, at, ...image ? { image } : {} }),
   );
+}
+
+/** An uploaded image as the media endpoint recorded it. */
+export interface UploadedImage {
+  /** The original's public URL. */
+  url: string;
+  /** Its width in pixels. */
+  width: number;
+  /** Its height in pixels. */
+  height: number;
+  /** Its MIME type. */
+  type: string;
+  /** The smaller copies stored beside it, by ascending width. */
+  variants: MediaVariant[];
+}
+
+const isSize = (n: unknown): n is number =>
+  typeof n === "number" && Number.isInteger(n) && n > 0;
+
+function isVariant(v: unknown): v is MediaVariant {
+  const o = v as MediaVariant | null;
+  return typeof o?.url === "string" && isSize(o.width) && isSize(o.height) &&
+    typeof o.type === "string";
+}
+
+/**
+ * The image recorded for the upload `key` in `store` (see
+ * {@linkcode recordUpload}), or `null` when none is recorded (an upload
+ * made without `uploads`, or before images were recorded) or the record
+ * is damaged.
+ *
+ * @example
+ * ```ts
+ * import { MemoryContentStore } from "@inplace/cms";
+ * import { uploadedImage } from "./_uploads.ts";
+ * await uploadedImage(new MemoryContentStore(), "3f2a.jpg"); // null
+ * ```
+ */
+export async function uploadedImage(
+  store: ContentStore,
+  key: string,
+): Promise<UploadedImage | null> {
+  const raw = (await store.get(UPLOADS_COLLECTION, key))?.image;
+  if (typeof raw !== "string") return null;
+  let image: UploadedImage;
+  try {
+    image = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const ok = typeof image?.url === "string" && isSize(image.width) &&
+    isSize(image.height) && typeof image.type === "string" &&
+    Array.isArray(image.variants) && image.variants.every(isVariant);
+  return ok ? image : null;
 }
 
 /**

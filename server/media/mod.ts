@@ -7,6 +7,7 @@
  * @module
  */
 export { storeImage } from "./variants.ts";
+export { type UploadedImage, uploadedImage } from "./_uploads.ts";
 export {
   MemoryMediaStorage,
   type MemoryMediaStorageOptions,

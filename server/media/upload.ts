@@ -142,7 +142,7 @@ export function createMediaHandler(
     //    upload stands without it.
     if (options.uploads) {
       const name = cleanFileName(req.headers.get("X-File-Name"));
-      await recordUpload(options.uploads, answer.key, editor.name, name)
+      await recordUpload(options.uploads, answer.key, editor.name, name, answer)
         .catch((err) =>
           log({ level: "error", msg: "upload record", error: errorFacts(err) })
         );

@@ -1,7 +1,7 @@
 import { csrf } from "fresh";
 import { cmsEditMode } from "@inplace/cms/fresh";
-import { authorize } from "../cms.ts";
-import { define, type State } from "../utils.ts";
+import { localeOf, type State } from "../cms.ts";
+import { define } from "../utils.ts";
 
 // TOY SESSION, for this example only: a request is an editor's when its
 // `session` cookie equals the EDITOR_TOKEN environment variable. Use your
@@ -16,10 +16,14 @@ const session = define.middleware((ctx) => {
 });
 
 export default [
-  // Fresh's own cross-site check; the save and media routes apply the same
-  // rule against ctx.url, so the two always agree.
+  // Fresh's own cross-site check; the CMS endpoints apply the same rule
+  // against ctx.url, so the two always agree.
   csrf<State>(),
   session,
-  // ?edit renders markers for an authorized editor (private, no-store).
-  cmsEditMode<State>({ authorize }),
+  // ?edit renders markers for a signed-in editor (private, no-store), and
+  // ctx.state.cms.locale is the page's locale (Content-Language too).
+  cmsEditMode<State>({
+    authorize: (ctx) => ctx.state.user ?? null,
+    locale: (ctx) => localeOf(ctx.url),
+  }),
 ];
