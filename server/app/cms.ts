@@ -14,6 +14,7 @@ import {
 import type { EditorEvents } from "../events/mod.ts";
 import type { Scheduler } from "../drafts/mod.ts";
 import { log } from "../ops/mod.ts";
+import { cmsScript } from "../markup/mod.ts";
 import type { CmsOptions } from "./options.ts";
 import { basePathOf, buildParts, type Part } from "./_parts.ts";
 
@@ -193,13 +194,11 @@ export function createCms(options: CmsOptions): Cms {
     ready: started,
     pageConfig: (facts = {}) => ({ ...config, ...facts }),
     editorScripts(facts = {}) {
-      const json = JSON.stringify({ ...config, ...facts })
-        .replaceAll("<", "\\u003c");
-      const script =
-        `<script type="application/json" id="cms-config">${json}</script>`;
-      return mount
-        ? `${script}\n<script type="module" src="${mount}"></script>`
-        : script;
+      return cmsScript({
+        editing: true,
+        mount,
+        config: { ...config, ...facts },
+      });
     },
     async close() {
       await started;

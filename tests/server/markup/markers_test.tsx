@@ -82,7 +82,7 @@ const cases: [string, string, unknown][] = [
       value={nasty}
       as="h1"
       editing
-      class={'a"b'}
+      class={`a"b`}
       id="t"
       hidden={false}
       aria-hidden={false}
@@ -101,7 +101,7 @@ const cases: [string, string, unknown][] = [
     <CmsField
       content={content}
       field="pages:home:body"
-      value={"<p>Hi &amp; bye</p>"}
+      value={`<p>Hi &amp; bye</p>`}
       editing
       locale="de"
       from="en"
@@ -121,7 +121,7 @@ const cases: [string, string, unknown][] = [
       value="<p>x</p>"
       rich
       editing
-      version={'v"1'}
+      version={`v"1`}
     />,
   ],
   [
@@ -247,7 +247,7 @@ const cases: [string, string, unknown][] = [
       field="pages:home:hero"
       image={image}
       editing
-      alt={'A "hero"'}
+      alt={`A "hero"`}
       loading="lazy"
     />,
   ],
@@ -277,7 +277,7 @@ const cases: [string, string, unknown][] = [
     <CmsScript
       editing
       src="/api/cms/client/mod.js"
-      nonce={'n"1'}
+      nonce={`n"1`}
       config={{ save: "/api/cms/save" }}
     />,
   ],
