@@ -253,17 +253,21 @@ export {
   type MemoryMediaStorageOptions,
   type StoredMedia,
 } from "./server/media/mod.ts";
-// Editor events: presence and live changes (PostgreSQL bus:
-// `@inplace/cms/postgres`).
+// Editor events: presence and live changes (across processes on one Deno KV
+// database: KvEventBus; PostgreSQL bus: `@inplace/cms/postgres`).
 export {
   EditorEvents,
   type EditorEventsOptions,
   type EditorEventsStats,
 } from "./server/events/mod.ts";
 export {
+  type BusListener,
   type BusMessage,
   type DraftsMessage,
   type EventBus,
+  KvEventBus,
+  type KvEventBusOptions,
+  type LogPosition,
   MemoryEventBus,
   type PresenceMessage,
   type PublishedMessage,
