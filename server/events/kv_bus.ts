@@ -37,15 +37,11 @@ export interface KvEventBusOptions {
   prefix?: Deno.KvKey;
   /**
    * How often the head is read, in ms (one KV read each). Default 500: a
-   * message reaches the other processes within about that.
+   * message reaches the other processes within about that. On Deno Deploy,
+   * where `watch` carries other instances' writes at once, a longer poll
+   * (e.g. 5000) costs fewer reads.
    */
   pollMs?: number;
-  /**
-   * How often the head is read once a `watch` has shown another process's
-   * write (the watch carries the news; polling is the safety net). Default
-   * 5000.
-   */
-  watchedPollMs?: number;
   /** Messages kept in the log for late readers. Default 1000. */
   keep?: number;
   /** Each message expires after this many ms. Default one hour. */
@@ -87,7 +83,6 @@ export class KvEventBus implements EventBus {
   readonly #headKey: Deno.KvKey;
   readonly #logKey: Deno.KvKey;
   readonly #pollMs: number;
-  readonly #watchedPollMs: number;
   readonly #keep: number;
   readonly #ttlMs: number;
   readonly #listeners = new Set<BusListener>();
@@ -98,10 +93,6 @@ export class KvEventBus implements EventBus {
   #again = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #watch: ReadableStreamDefaultReader<unknown> | null = null;
-  /** Versionstamps of this process's own appends (to tell others' apart). */
-  readonly #own = new Set<string>();
-  /** A watch has shown another process's write: polling slows down. */
-  #watched = false;
   #reads = 0;
 
   /** A bus over `kv` (see {@linkcode KvEventBusOptions}). */
@@ -111,11 +102,6 @@ export class KvEventBus implements EventBus {
     this.#headKey = [...prefix, "head"];
     this.#logKey = [...prefix, "log"];
     this.#pollMs = positive(options.pollMs, 500, "pollMs");
-    this.#watchedPollMs = positive(
-      options.watchedPollMs,
-      5000,
-      "watchedPollMs",
-    );
     this.#keep = positive(options.keep, 1000, "keep");
     this.#ttlMs = positive(options.ttlMs, 3_600_000, "ttlMs");
   }
@@ -142,7 +128,6 @@ export class KvEventBus implements EventBus {
           .set([...this.#logKey, seq], text, { expireIn: this.#ttlMs }),
       );
       if (done.ok) {
-        this.#remember(done.versionstamp);
         if (seq % TRIM_EVERY === 0) void this.#trim(seq).catch(() => {});
         if (this.#listeners.size) void this.#pull();
         return;
@@ -214,12 +199,11 @@ export class KvEventBus implements EventBus {
   /** The next poll. */
   #schedule(): void {
     clearTimeout(this.#timer);
-    const ms = this.#watched ? this.#watchedPollMs : this.#pollMs;
     this.#timer = setTimeout(() => {
       void this.#pull().finally(() => {
         if (this.#at) this.#schedule();
       });
-    }, ms);
+    }, this.#pollMs);
   }
 
   /** Pulls whenever a `watch` on the head reports a change. */
@@ -230,13 +214,8 @@ export class KvEventBus implements EventBus {
       for (;;) {
         const { done, value } = await reader.read();
         if (done || this.#watch !== reader) return;
-        const [entry] = value as Deno.KvEntryMaybe<Head>[];
-        const head = entry.value;
-        if (!head || !this.#at || head.seq <= this.#at.seq) continue;
-        if (entry.versionstamp && !this.#own.has(entry.versionstamp)) {
-          this.#watched = true;
-        }
-        void this.#pull();
+        const head = (value as Deno.KvEntryMaybe<Head>[])[0].value;
+        if (head && this.#at && head.seq > this.#at.seq) void this.#pull();
       }
     } catch {
       // The KV closed, or watching is not supported: polling goes on.
@@ -330,13 +309,6 @@ export class KvEventBus implements EventBus {
   #get<T>(key: Deno.KvKey): Promise<Deno.KvEntryMaybe<T>> {
     this.#reads++;
     return this.#kv.get<T>(key);
-  }
-
-  #remember(versionstamp: string): void {
-    this.#own.add(versionstamp);
-    if (this.#own.size > 256) {
-      this.#own.delete(this.#own.values().next().value!);
-    }
   }
 }
 

@@ -155,7 +155,7 @@ Deno.test("KvEventBus: idle, it reads the head once per poll (default 500 ms: 2 
 Deno.test("KvEventBus: options are checked", async () => {
   await using env = await twoHandles();
   for (const bad of [0, -1, NaN, Infinity]) {
-    for (const name of ["pollMs", "watchedPollMs", "keep", "ttlMs"]) {
+    for (const name of ["pollMs", "keep", "ttlMs"]) {
       assert.throws(
         () => new KvEventBus(env.kvs[0], { [name]: bad }),
         RangeError,
