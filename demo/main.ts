@@ -171,6 +171,8 @@ export interface DemoServer {
   close(): Promise<void>;
   /** The site's handler (health endpoints included). */
   fetch(req: Request, info: Deno.ServeHandlerInfo): Promise<Response>;
+  /** Ends the editor event streams with a `retry:` hint (on shutdown). */
+  endStreams(): Promise<void>;
 }
 
 /** Starts the demo site. */
@@ -302,6 +304,7 @@ export async function startDemo(
         stopped,
         close: () => runCleanup(cleanup),
         fetch: async (req, info) => await answer(req, info),
+        endStreams: async () => await hub?.close(),
       };
     }
     const server = serveGracefully(answer, {
@@ -331,6 +334,7 @@ export async function startDemo(
       stopped: server.finished,
       close: () => runCleanup(cleanup),
       fetch: async (req, info) => await answer(req, info),
+      endStreams: async () => await hub?.close(),
     };
   } catch (err) {
     await runCleanup(cleanup);

@@ -50,6 +50,13 @@ const demo = await startDemo({
   schedulePollMs: Number(env("CMS_SCHEDULE_POLL_MS")) || undefined,
 });
 
+// On SIGTERM deno serve waits for every open request, and an editor's
+// event stream never ends by itself: each worker ends its streams (with a
+// `retry:` hint, so editors reconnect elsewhere) and the workers can stop.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  Deno.addSignalListener(signal, () => void demo.endStreams());
+}
+
 export default {
   fetch: demo.fetch,
   onListen(addr) {
