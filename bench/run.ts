@@ -29,6 +29,7 @@ import { run as sanitizeAdversarial } from "./sanitize_adversarial.ts";
 import { run as eventsBench } from "./events.ts";
 import { run as largeRecord } from "./large_record.ts";
 import { run as presenceBench } from "./presence.ts";
+import { run as kvBusBench } from "./kv_bus.ts";
 import { setLogger } from "../server/ops/mod.ts";
 
 // The report is the output: the in-process handlers' request log lines are
@@ -404,6 +405,34 @@ rows.push(
       `${(p.idleHeapPerStream / KiB).toFixed(1)} KiB`,
       "goal 64 KiB",
       p.idleHeapPerStream / (64 * KiB),
+      1,
+    ),
+  );
+}
+
+{
+  // Editor events across 3 processes on one Deno KV file (KvEventBus).
+  const k = await kvBusBench();
+  rows.push(
+    row(
+      "KV bus: save -> event on another process (3 processes, one KV file), p95",
+      ms(k.eventP95),
+      "goal 1000 ms",
+      k.eventP95 / 1000,
+      1,
+    ),
+    row(
+      "KV bus: idle KV reads per second per process",
+      k.idleReadsPerSecond.toFixed(1),
+      "goal 4",
+      k.idleReadsPerSecond / 4,
+      1,
+    ),
+    row(
+      "KV bus: log entries after 5000 messages",
+      String(k.logEntries),
+      `goal ${k.logGoal}`,
+      k.logEntries / k.logGoal,
       1,
     ),
   );

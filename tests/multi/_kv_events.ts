@@ -181,11 +181,12 @@ export function percentile(values: number[], p: number): number {
  * saves spread over the URLs reach every stream with value and version; a
  * stream reconnecting elsewhere with its `Last-Event-ID` gets the save it
  * missed (no `resync`); a foreign id gets `resync`; a closed stream leaves
- * the others' presence.
+ * the others' presence. `pauseMs`: a random pause up to that before each
+ * save (so saves do not keep step with the processes' polls).
  */
 export async function checkEvents(
   site: KvSite,
-  options: { streams: number; saves: number },
+  options: { streams: number; saves: number; pauseMs?: number },
 ): Promise<EventChecks> {
   const { urls } = site;
   const at = (i: number) => urls[i % urls.length];
@@ -246,6 +247,8 @@ export async function checkEvents(
     // Saves made on each process in turn reach every stream.
     const latencies: number[] = [];
     for (let i = 0; i < options.saves; i++) {
+      const pause = Math.random() * (options.pauseMs ?? 0);
+      await new Promise((r) => setTimeout(r, pause));
       const value = `Saved ${i} ${crypto.randomUUID()}`;
       const from = streams.map((s) => s.events.length);
       const done = await save(at(i), value);
