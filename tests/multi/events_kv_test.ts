@@ -3,8 +3,12 @@
  * store, with `KvEventBus`): presence on every process, a save on one
  * reaching the streams on the others (latency printed; the goal, p95 ≤ 1 s,
  * is asserted by `bench/kv_bus.ts`), `Last-Event-ID` resumed on another
- * process, a foreign id answered with `resync`.
+ * process, a foreign id answered with `resync`; in draft mode, `drafts` and
+ * `published` from one process on the other's stream.
  */
+import assert from "node:assert/strict";
+import { editorHeaders, login } from "../helpers/demo.ts";
+import { openEvents } from "../helpers/sse.ts";
 import { checkEvents, percentile, spawnKvProcesses } from "./_kv_events.ts";
 
 Deno.test("events across 3 processes on one KV file: presence, saves, Last-Event-ID resume", async () => {
@@ -19,4 +23,49 @@ Deno.test("events across 3 processes on one KV file: presence, saves, Last-Event
       Math.round(percentile(latencies, 95))
     } ms (n=${latencies.length})`,
   );
+});
+
+Deno.test("draft mode across 2 processes on one KV file: drafts and published events reach the other", async () => {
+  await using site = await spawnKvProcesses(2, {
+    CMS_PUBLISH: "draft",
+    CMS_PREVIEW_SECRET: "p".repeat(40),
+  });
+  const [a, b] = site.urls;
+  const cookie = await login(a);
+  const onB = await openEvents(
+    `${b}/api/cms/events?page=/`,
+    editorHeaders(b, cookie),
+  );
+  try {
+    assert.equal(onB.res.status, 200);
+    const value = `Draft ${crypto.randomUUID()}`;
+    const saved = await fetch(`${a}/api/cms/save`, {
+      method: "PATCH",
+      headers: editorHeaders(a, cookie),
+      body: JSON.stringify({
+        collection: "pages",
+        key: "home",
+        field: "title",
+        value,
+      }),
+    });
+    await saved.body?.cancel();
+    assert.equal(saved.status, 204);
+    await onB.next((e) =>
+      e.event === "drafts" &&
+      JSON.parse(e.data).fields.includes("pages:home:title")
+    );
+    const published = await fetch(`${a}/api/cms/publish`, {
+      method: "POST",
+      headers: editorHeaders(a, cookie),
+      body: "{}",
+    });
+    await published.body?.cancel();
+    assert.equal(published.status, 200);
+    const e = await onB.next((e) => e.event === "published");
+    assert.ok(JSON.parse(e.data).fields.includes("pages:home:title"));
+    assert.ok(e.id);
+  } finally {
+    onB.close();
+  }
 });
