@@ -177,12 +177,15 @@ export class KvEventBus implements EventBus {
   /** Reads the head (making the log when there is none) and starts reading. */
   async #start(): Promise<void> {
     let entry = await this.#get<Head>(this.#headKey);
-    if (!entry.value) {
+    for (let attempt = 1; !entry.value; attempt++) {
+      // A new log; another process may be making it at the same moment.
+      if (attempt > MAX_ATTEMPTS) throw new Error("cms: event log busy");
       const head: Head = { epoch: randomHex(4), seq: 0 };
       await commit(this.#kv.atomic().check(entry).set(this.#headKey, head));
       entry = await this.#get<Head>(this.#headKey);
+      if (!entry.value) await sleep(Math.random() * 20);
     }
-    this.#at = { ...entry.value! };
+    this.#at = { ...entry.value };
     this.#schedule();
     void this.#watchHead();
   }
