@@ -144,7 +144,8 @@ Deno.test("KvEventBus: idle, it reads the head once per poll (default 500 ms: 2 
   const before = bus.reads;
   await new Promise((r) => setTimeout(r, 2100));
   const reads = bus.reads - before;
-  assert.ok(reads >= 3 && reads <= 5, `${reads} reads in 2.1 s`);
+  // 4 polls in 2.1 s (fewer when timers run late on a busy machine).
+  assert.ok(reads >= 2 && reads <= 5, `${reads} reads in 2.1 s`);
   inbox.stop();
   // Unsubscribed: no more reads.
   const after = bus.reads;
