@@ -17,7 +17,8 @@
  *   {@linkcode createScheduleHandler}, {@linkcode createCancelScheduleHandler},
  *   {@linkcode createPreviewHandler}: history, drafts, scheduled publishing
  *   and preview links; {@linkcode Scheduler} fires the schedules.
- * - {@linkcode EditorEvents}: presence and live changes (Server-Sent Events).
+ * - {@linkcode EditorEvents}: presence and live changes (Server-Sent Events);
+ *   across processes on one Deno KV database with {@linkcode KvEventBus}.
  * - {@linkcode createMediaLibraryHandler} and {@linkcode collectMedia}: the
  *   media library and the cleanup of unused uploads.
  * - {@linkcode defineContent}: one declaration of the editable content; it is
