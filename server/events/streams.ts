@@ -181,6 +181,8 @@ export class EditorEvents {
   readonly #link: BusLink;
   readonly #heartbeat: Heartbeat;
   #work: Promise<void> = Promise.resolve();
+  /** The heartbeat running now (`close` waits for it: it uses the store). */
+  #beating: Promise<void> = Promise.resolve();
   #ready: Promise<void> | null = null;
   #offDrain: (() => void) | null = null;
   #closed = false;
@@ -212,7 +214,7 @@ export class EditorEvents {
     this.#heartbeat = new Heartbeat(heartbeatMs, {
       // Presence not refreshed for 1.5 heartbeats is gone.
       quarter: (now) => this.#board.expire(now, heartbeatMs * 1.5),
-      beat: () => this.#beat(),
+      beat: () => this.#beating = this.#beat(),
     });
     this.handler = endpoint<EndpointCall>("events", async (req, _ctx, call) => {
       const editor = await admitEditor(req, ["GET", "POST"], options, call);
@@ -288,6 +290,7 @@ export class EditorEvents {
     this.#link.stop();
     this.#offDrain?.();
     await this.#work;
+    await this.#beating;
   }
 
   /** Runs `task` after every earlier one (events go out in order). */
@@ -560,7 +563,7 @@ export class EditorEvents {
     const beat = encoder.encode(HEARTBEAT_LINE);
     for (const stream of this.#registry.all()) {
       this.#registry.write(stream, beat);
-      if (stream.closed) continue;
+      if (stream.closed || this.#closed) continue;
       // `canEdit` is asked again, and a reader who caught up gets the board.
       stream.allowed = undefined;
       if (stream.stale) await this.#queue(() => this.#sendBoard(stream));

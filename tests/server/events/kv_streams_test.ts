@@ -3,13 +3,19 @@
  * one file, each with its store, bus and hub) in this test: an event has the
  * same id on both, so a reconnect to the other resumes with `Last-Event-ID`;
  * a hub started after an event answers an id from before it with `resync`;
- * a hub that fell behind the trimmed log sends `resync` to its streams.
+ * a hub that fell behind the trimmed log sends `resync` to its streams;
+ * closing a hub waits for its heartbeat in flight (whose presence write
+ * goes to KV), so the host may close the KV right after.
  */
 import assert from "node:assert/strict";
 import { EditorEvents } from "../../../server/events/streams.ts";
 import { KvEventBus } from "../../../server/events/kv_bus.ts";
 import { createSaveHandler } from "../../../server/save/handler.ts";
-import { KvContentStore } from "../../../server/store/mod.ts";
+import {
+  KvContentStore,
+  MemoryContentStore,
+} from "../../../server/store/mod.ts";
+import { type BusMessage, MemoryEventBus } from "../../../server/events/bus.ts";
 import { defineContent } from "../../../core/content.ts";
 import { openEvents, type SseStream } from "../../helpers/sse.ts";
 
@@ -152,5 +158,48 @@ Deno.test("KV bus streams: one id for an event on every process; Last-Event-ID r
   } finally {
     for (const hub of hubs) await hub.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("closing the hub waits for a heartbeat in flight (its presence write must not outlive the store)", async () => {
+  let hold = false, held = 0;
+  const gate = Promise.withResolvers<void>();
+  class SlowBus extends MemoryEventBus {
+    override async publish(message: BusMessage): Promise<void> {
+      if (hold && message.type === "presence") {
+        held++;
+        await gate.promise;
+      }
+      return await super.publish(message);
+    }
+  }
+  const store = new MemoryContentStore();
+  const events = new EditorEvents({
+    authorize,
+    allowlist,
+    store,
+    bus: new SlowBus(),
+    heartbeatMs: 100,
+  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) => events.handler(req),
+  );
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  const s = await openEvents(`${url}/api/cms/events?page=/`, headers());
+  try {
+    await s.next((e) => e.event === "hello");
+    hold = true;
+    while (!held) await new Promise((r) => setTimeout(r, 10));
+    let closed = false;
+    const closing = events.close().then(() => closed = true);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(closed, false, "close() waits for the beat");
+    gate.resolve();
+    await closing;
+  } finally {
+    s.close();
+    gate.resolve();
+    await server.shutdown();
   }
 });
