@@ -23,7 +23,8 @@
  *   {@linkcode createDraftsHandler}, {@linkcode createPublishHandler},
  *   {@linkcode createDiscardHandler}, {@linkcode createScheduleHandler},
  *   {@linkcode createCancelScheduleHandler}, {@linkcode createPreviewHandler},
- *   {@linkcode Scheduler}, {@linkcode EditorEvents},
+ *   {@linkcode Scheduler}, {@linkcode EditorEvents} (across processes on one
+ *   Deno KV database with {@linkcode KvEventBus}),
  *   {@linkcode createMediaLibraryHandler}, {@linkcode createLinkCheckHandler};
  *   {@linkcode collectMedia} cleans up unused uploads.
  * - {@linkcode sanitizeHtml}: the one sanitizer policy, on the server;
@@ -283,17 +284,21 @@ export {
   type MemoryMediaStorageOptions,
   type StoredMedia,
 } from "./server/media/mod.ts";
-// Editor events: presence and live changes (PostgreSQL bus:
-// `@inplace/cms/postgres`).
+// Editor events: presence and live changes (across processes on one Deno KV
+// database: KvEventBus; PostgreSQL bus: `@inplace/cms/postgres`).
 export {
   EditorEvents,
   type EditorEventsOptions,
   type EditorEventsStats,
 } from "./server/events/mod.ts";
 export {
+  type BusListener,
   type BusMessage,
   type DraftsMessage,
   type EventBus,
+  KvEventBus,
+  type KvEventBusOptions,
+  type LogPosition,
   MemoryEventBus,
   type PresenceMessage,
   type PublishedMessage,

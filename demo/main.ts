@@ -72,7 +72,12 @@ import {
   mediaStorageCheck,
 } from "../server/health/mod.ts";
 import { serveGracefully, setLogger } from "../server/ops/mod.ts";
-import { type EventBus, MemoryEventBus } from "../server/events/mod.ts";
+import {
+  type EditorEvents,
+  type EventBus,
+  KvEventBus,
+  MemoryEventBus,
+} from "../server/events/mod.ts";
 import { PostgresEventBus } from "../postgres/mod.ts";
 import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
@@ -118,6 +123,12 @@ export interface DemoOptions {
    */
   previewSecret?: string;
   /**
+   * `false`: no server; the returned `fetch` answers requests (for
+   * `deno serve`, see `demo/serve.ts`), and `port` names the allowed Host.
+   * Default `true`.
+   */
+  listen?: boolean;
+  /**
    * Drain on SIGTERM/SIGINT (see `serveGracefully`); the CLI turns it on.
    * Default `false`.
    */
@@ -157,6 +168,10 @@ export interface DemoServer {
   stopped: Promise<void>;
   /** Drains the server, then closes the stores. */
   close(): Promise<void>;
+  /** The site's handler (health endpoints included). */
+  fetch(req: Request, info: Deno.ServeHandlerInfo): Promise<Response>;
+  /** Ends the editor event streams with a `retry:` hint (on shutdown). */
+  endStreams(): Promise<void>;
 }
 
 /** Starts the demo site. */
@@ -183,7 +198,7 @@ export async function startDemo(
 
     let store: HistoryStore;
     let sessions: Sessions;
-    // Editor events: across instances over PostgreSQL, else this process.
+    // Editor events: across instances over PostgreSQL, or the KV file.
     let bus: EventBus = new MemoryEventBus();
     if (options.databaseUrl) {
       const sql = postgres(options.databaseUrl, { onnotice: () => {} });
@@ -196,6 +211,7 @@ export async function startDemo(
       cleanup.push(() => kv.close());
       store = new KvContentStore(kv);
       sessions = new Sessions(kv);
+      bus = new KvEventBus(kv);
     }
     await seedHome(store);
 
@@ -244,13 +260,31 @@ export async function startDemo(
       },
       draining: draining.signal,
     });
-    const server = serveGracefully((req, info) => {
+    const answer = (req: Request, info: Deno.ServeHandlerInfo) => {
       // A malformed Host or target goes on to the app, which answers 400.
       const pathname = pathOf(req);
       if (pathname === "/healthz") return healthz(req);
       if (pathname === "/readyz") return readyz(req);
       return handler(req, info);
-    }, {
+    };
+    if (options.listen === false) {
+      const port = options.port ?? 8000;
+      allowedHosts.push(`127.0.0.1:${port}`, `localhost:${port}`);
+      allowedHosts.push(...(options.publicHosts ?? []));
+      if (scheduler) await scheduler.start();
+      cleanup.push(() => scheduler?.stop());
+      const { promise: stopped, resolve } = Promise.withResolvers<void>();
+      cleanup.push(resolve);
+      return {
+        url: `http://127.0.0.1:${port}`,
+        password,
+        stopped,
+        close: () => runCleanup(cleanup),
+        fetch: async (req, info) => await answer(req, info),
+        endStreams: async () => await hub?.close(),
+      };
+    }
+    const server = serveGracefully(answer, {
       hostname: "127.0.0.1",
       port: options.port ?? 8000,
       signals: options.signals ?? false,
@@ -274,6 +308,8 @@ export async function startDemo(
       password,
       stopped: server.finished,
       close: () => runCleanup(cleanup),
+      fetch: async (req, info) => await answer(req, info),
+      endStreams: async () => await hub?.close(),
     };
   } catch (err) {
     await runCleanup(cleanup);
