@@ -271,8 +271,8 @@ export async function startDemo(
       const port = options.port ?? 8000;
       allowedHosts.push(`127.0.0.1:${port}`, `localhost:${port}`);
       allowedHosts.push(...(options.publicHosts ?? []));
-      if (scheduler) await scheduler.start();
-      cleanup.push(() => scheduler?.stop());
+      // Missed schedules have fired before the worker answers.
+      await cms?.ready;
       const { promise: stopped, resolve } = Promise.withResolvers<void>();
       cleanup.push(resolve);
       return {
@@ -281,7 +281,7 @@ export async function startDemo(
         stopped,
         close: () => runCleanup(cleanup),
         fetch: async (req, info) => await answer(req, info),
-        endStreams: async () => await hub?.close(),
+        endStreams: async () => await cms?.events?.close(),
       };
     }
     const server = serveGracefully(answer, {
@@ -309,7 +309,7 @@ export async function startDemo(
       stopped: server.finished,
       close: () => runCleanup(cleanup),
       fetch: async (req, info) => await answer(req, info),
-      endStreams: async () => await hub?.close(),
+      endStreams: async () => await cms?.events?.close(),
     };
   } catch (err) {
     await runCleanup(cleanup);
