@@ -1,0 +1,90 @@
+/**
+ * The decoders' memory budget: the process's memory limit where it can be
+ * read (cgroup v2 `memory.max`, cgroup v1 `memory.limit_in_bytes`, else the
+ * machine's total memory), and an estimate of the memory one image takes to
+ * decode and resize, by format.
+ *
+ * @module
+ */
+
+const MiB = 1024 * 1024;
+
+/**
+ * Memory kept out of the budget for the runtime itself, sharp's library
+ * and the requests being served: a Deno process with sharp loaded sits
+ * near 80 MiB.
+ */
+export const MEMORY_RESERVE = 96 * MiB;
+
+/** The limit assumed where none can be read (Deno Deploy's default). */
+export const ASSUMED_LIMIT = 512 * MiB;
+
+/**
+ * Peak bytes per pixel (width × height × frames) of decoding an image of
+ * each type and making its variants, measured with `bench/image_worst.ts`
+ * on the worst 40 MP image of each (rounded up): libheif's AVIF decoder
+ * holds several full-size copies.
+ */
+export const BYTES_PER_PIXEL: Readonly<Record<string, number>> = {
+  "image/avif": 18,
+  "image/jpeg": 10,
+  "image/webp": 9,
+  "image/png": 8,
+  "image/gif": 8,
+};
+
+/**
+ * The memory one upload is estimated to take while it is processed: its
+ * pixels by the type's {@linkcode BYTES_PER_PIXEL}, plus its body.
+ */
+export function estimateMemory(
+  type: string,
+  pixels: number,
+  bodyBytes: number,
+): number {
+  return Math.ceil(pixels * (BYTES_PER_PIXEL[type] ?? 18)) + bodyBytes;
+}
+
+/** Reads a file where allowed; `null` otherwise. */
+type Read = (path: string) => string | null;
+
+function readText(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return null; // missing, or no read permission
+  }
+}
+
+/** A limit in bytes from a cgroup file's text; `null` for "max" or huge. */
+function cgroupLimit(text: string | null): number | null {
+  const n = Number(text?.trim());
+  // cgroup v1 says "no limit" with a number near 2^63.
+  return Number.isSafeInteger(n) && n > 0 && n < 2 ** 52 ? n : null;
+}
+
+/**
+ * The memory limit of this process in bytes: cgroup v2, then cgroup v1,
+ * then the machine's total memory; {@linkcode ASSUMED_LIMIT} when none can
+ * be read (no permission, another platform).
+ */
+export function memoryLimit(read: Read = readText): number {
+  const v2 = cgroupLimit(read("/sys/fs/cgroup/memory.max"));
+  if (v2) return v2;
+  const v1 = cgroupLimit(read("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
+  if (v1) return v1;
+  try {
+    const total = Deno.systemMemoryInfo().total;
+    if (total > 0) return total;
+  } catch { /* not allowed here */ }
+  return ASSUMED_LIMIT;
+}
+
+/**
+ * The default decoder memory budget: the process's
+ * {@linkcode memoryLimit} less {@linkcode MEMORY_RESERVE}, at least 64 MiB
+ * (416 MiB for a 512 MiB process).
+ */
+export function defaultMemoryBudget(limit: number = memoryLimit()): number {
+  return Math.max(64 * MiB, limit - MEMORY_RESERVE);
+}
