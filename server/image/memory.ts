@@ -26,7 +26,7 @@ export const ASSUMED_LIMIT = 512 * MiB;
  * holds several full-size copies.
  */
 export const BYTES_PER_PIXEL: Readonly<Record<string, number>> = {
-  "image/avif": 18,
+  "image/avif": 20,
   "image/jpeg": 10,
   "image/webp": 9,
   "image/png": 8,
@@ -42,7 +42,7 @@ export function estimateMemory(
   pixels: number,
   bodyBytes: number,
 ): number {
-  return Math.ceil(pixels * (BYTES_PER_PIXEL[type] ?? 18)) + bodyBytes;
+  return Math.ceil(pixels * (BYTES_PER_PIXEL[type] ?? 20)) + bodyBytes;
 }
 
 /** Reads a file where allowed; `null` otherwise. */

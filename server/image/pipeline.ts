@@ -54,12 +54,14 @@ export interface ImageOptions {
   retryAfter?: number;
   /**
    * Bytes the decoders may use together, by estimate (pixels × a cost per
-   * format, plus the body): an upload that would pass it waits for the
-   * running ones (503 once `waiting` uploads wait); one whose estimate
-   * alone passes it is refused with 422 before any decoding. Default: the
+   * format, plus the body), with the bodies of the uploads waiting for
+   * them: an upload that would pass it waits for the running ones if its
+   * body still fits, else (or once `waiting` uploads wait) it gets 503;
+   * one whose estimate alone passes it is refused with 422 before any
+   * decoding. Default: the
    * process's memory limit (cgroup v2 or v1, else the machine's memory;
    * 512 MiB where none can be read) less 96 MiB, so 416 MiB in a 512 MiB
-   * process, where a 40 MP JPEG, PNG or WebP and a 24 MP AVIF pass.
+   * process, where a 40 MP JPEG, PNG or WebP and a 21 MP AVIF pass.
    */
   memoryBudget?: number;
   /**
@@ -194,7 +196,7 @@ export class ImagePipeline {
     try {
       return await this.#queue.run(
         () => processImage(sharp, bytes, info, this.#options, signal),
-        { pixels, memory, signal },
+        { pixels, memory, held: bytes.length, signal },
       );
     } catch (err) {
       if (signal?.aborted) {

@@ -25,9 +25,11 @@ export interface WorkQueueOptions {
    */
   maxPixels?: number;
   /**
-   * Estimated bytes the running jobs may use together: a job that would
-   * pass it waits in line (first come, first served) until enough running
-   * jobs are done; one job alone always runs. Default: no limit.
+   * Estimated bytes the running jobs may use together, with what waiting
+   * jobs hold: a job that would pass it waits in line (first come, first
+   * served) until enough running jobs are done, if what it holds while
+   * waiting still fits (else 503); one job alone always runs. Default: no
+   * limit.
    */
   maxMemory?: number;
 }
@@ -41,6 +43,11 @@ export interface JobOptions {
    * against `maxMemory`). Default 0.
    */
   memory?: number;
+  /**
+   * Bytes the job holds while it waits (its input, e.g. the upload's
+   * body), counted against `maxMemory` until it starts. Default 0.
+   */
+  held?: number;
   /** Aborts the job: it leaves the line and never starts. */
   signal?: AbortSignal;
 }
@@ -64,10 +71,11 @@ export class WorkQueue {
   readonly #retryAfter: number;
   readonly #maxPixels: number;
   readonly #maxMemory: number;
-  readonly #line: { memory: number; start: () => void }[] = [];
+  readonly #line: { memory: number; held: number; start: () => void }[] = [];
   #running = 0;
   #pixels = 0;
   #memory = 0;
+  #held = 0;
 
   /** Creates an idle queue. */
   constructor(options: WorkQueueOptions = {}) {
@@ -98,6 +106,11 @@ export class WorkQueue {
     return this.#memory;
   }
 
+  /** Bytes the waiting jobs hold now. */
+  get held(): number {
+    return this.#held;
+  }
+
   /** The memory budget of the running jobs, in bytes (`Infinity`: none). */
   get maxMemory(): number {
     return this.#maxMemory;
@@ -112,15 +125,19 @@ export class WorkQueue {
     const { signal } = options;
     const pixels = Math.max(0, options.pixels ?? 0);
     const memory = Math.max(0, options.memory ?? 0);
+    const held = Math.max(0, options.held ?? 0);
     signal?.throwIfAborted();
     if (this.#pixels > 0 && this.#pixels + pixels > this.#maxPixels) {
       throw this.#busy();
     }
     if (this.#line.length > 0 || !this.#fits(memory)) {
       if (this.#line.length >= this.#waiting) throw this.#busy();
+      if (held > 0 && this.#memory + this.#held + held > this.#maxMemory) {
+        throw this.#busy();
+      }
       this.#pixels += pixels;
       try {
-        await this.#wait(memory, signal);
+        await this.#wait(memory, held, signal);
       } catch (err) {
         this.#pixels -= pixels;
         throw err;
@@ -148,10 +165,12 @@ export class WorkQueue {
   }
 
   /** Waits in line until the job's turn, or rejects when aborted. */
-  #wait(memory: number, signal?: AbortSignal): Promise<void> {
+  #wait(memory: number, held: number, signal?: AbortSignal): Promise<void> {
+    this.#held += held;
     return new Promise<void>((resolve, reject) => {
       const entry = {
         memory,
+        held,
         start: () => {
           signal?.removeEventListener("abort", leave);
           resolve();
@@ -159,7 +178,10 @@ export class WorkQueue {
       };
       const leave = () => {
         const i = this.#line.indexOf(entry);
-        if (i >= 0) this.#line.splice(i, 1);
+        if (i >= 0) {
+          this.#line.splice(i, 1);
+          this.#held -= held;
+        }
         reject(signal!.reason);
         // The head may have left: whoever is next may fit now.
         this.#next();
@@ -176,6 +198,7 @@ export class WorkQueue {
       // Counted now, so that the loop sees it before the job resumes.
       this.#running++;
       this.#memory += entry.memory;
+      this.#held -= entry.held;
       entry.start();
     }
   }
