@@ -16,8 +16,7 @@
  *
  * @module
  */
-import { defaultMemoryBudget } from "../server/image/memory.ts";
-import { estimateMemory } from "../server/image/memory.ts";
+import { defaultMemoryBudget, estimateMemory } from "../server/image/mod.ts";
 import { startImageChild } from "../tests/helpers/image_child.ts";
 import { dense, type Format } from "./image_worst.ts";
 

@@ -45,9 +45,6 @@ export function estimateMemory(
   return Math.ceil(pixels * (BYTES_PER_PIXEL[type] ?? 20)) + bodyBytes;
 }
 
-/** Reads a file where allowed; `null` otherwise. */
-type Read = (path: string) => string | null;
-
 function readText(path: string): string | null {
   try {
     return Deno.readTextFileSync(path);
@@ -66,9 +63,19 @@ function cgroupLimit(text: string | null): number | null {
 /**
  * The memory limit of this process in bytes: cgroup v2, then cgroup v1,
  * then the machine's total memory; {@linkcode ASSUMED_LIMIT} when none can
- * be read (no permission, another platform).
+ * be read (no permission, another platform). `read` reads a file's text,
+ * or `null` (default: the file system, where allowed).
+ *
+ * @example
+ * ```ts
+ * import { memoryLimit } from "@inplace/cms";
+ * // Three processes in one container: a third of its budget each.
+ * const memoryBudget = (memoryLimit() - 3 * 96 * 2 ** 20) / 3;
+ * ```
  */
-export function memoryLimit(read: Read = readText): number {
+export function memoryLimit(
+  read: (path: string) => string | null = readText,
+): number {
   const v2 = cgroupLimit(read("/sys/fs/cgroup/memory.max"));
   if (v2) return v2;
   const v1 = cgroupLimit(read("/sys/fs/cgroup/memory/memory.limit_in_bytes"));

@@ -12,6 +12,6 @@ export {
 } from "./pipeline.ts";
 export { type ImageInfo, sniffImage } from "./sniff/mod.ts";
 export { type JobOptions, WorkQueue, type WorkQueueOptions } from "./queue.ts";
-export { defaultMemoryBudget, memoryLimit } from "./memory.ts";
+export { defaultMemoryBudget, estimateMemory, memoryLimit } from "./memory.ts";
 export { type PreparedImage, type VariantFormat } from "./process.ts";
 export { type SharpLoader } from "./sharp.ts";
