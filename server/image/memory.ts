@@ -60,11 +60,23 @@ function cgroupLimit(text: string | null): number | null {
   return Number.isSafeInteger(n) && n > 0 && n < 2 ** 52 ? n : null;
 }
 
+/** Whether this process runs on Deno Deploy (it sets `DENO_DEPLOYMENT_ID`). */
+function onDeploy(): boolean {
+  try {
+    return Deno.env.get("DENO_DEPLOYMENT_ID") !== undefined;
+  } catch {
+    return false; // no permission to read the environment
+  }
+}
+
 /**
  * The memory limit of this process in bytes: cgroup v2, then cgroup v1,
  * then the machine's total memory; {@linkcode ASSUMED_LIMIT} when none can
- * be read (no permission, another platform). `read` reads a file's text,
- * or `null` (default: the file system, where allowed).
+ * be read (no permission, another platform) and on Deno Deploy (whose
+ * instances have 512 MB while the machine's memory is larger). `read`
+ * reads a file's text, or `null` (default: the file system, where
+ * allowed); `deploy` says whether this is Deno Deploy (default: whether
+ * `DENO_DEPLOYMENT_ID` is set).
  *
  * @example
  * ```ts
@@ -75,11 +87,13 @@ function cgroupLimit(text: string | null): number | null {
  */
 export function memoryLimit(
   read: (path: string) => string | null = readText,
+  deploy: boolean = onDeploy(),
 ): number {
   const v2 = cgroupLimit(read("/sys/fs/cgroup/memory.max"));
   if (v2) return v2;
   const v1 = cgroupLimit(read("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
   if (v1) return v1;
+  if (deploy) return ASSUMED_LIMIT;
   try {
     const total = Deno.systemMemoryInfo().total;
     if (total > 0) return total;

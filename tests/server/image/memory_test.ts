@@ -20,19 +20,25 @@ import { solid } from "../../fixtures/images.ts";
 
 const MiB = 1024 * 1024;
 
-Deno.test("memoryLimit: cgroup v2, then v1, then the machine; 'max' and v1's huge number mean none", () => {
+Deno.test("memoryLimit: cgroup v2, then v1, then 512 MiB on Deno Deploy, else the machine; 'max' and v1's huge number mean none", () => {
   const files = (map: Record<string, string>) => (path: string) =>
     map[path] ?? null;
   const v2 = "/sys/fs/cgroup/memory.max";
   const v1 = "/sys/fs/cgroup/memory/memory.limit_in_bytes";
-  assert.equal(memoryLimit(files({ [v2]: "536870912\n" })), 512 * MiB);
+  assert.equal(memoryLimit(files({ [v2]: "536870912\n" }), false), 512 * MiB);
   assert.equal(
-    memoryLimit(files({ [v2]: "max\n", [v1]: "268435456\n" })),
+    memoryLimit(files({ [v2]: "max\n", [v1]: "268435456\n" }), false),
     256 * MiB,
   );
   const machine = Deno.systemMemoryInfo().total;
-  assert.equal(memoryLimit(files({ [v1]: "9223372036854771712\n" })), machine);
-  assert.equal(memoryLimit(files({})), machine);
+  assert.equal(
+    memoryLimit(files({ [v1]: "9223372036854771712\n" }), false),
+    machine,
+  );
+  assert.equal(memoryLimit(files({}), false), machine);
+  // Deno Deploy: its instances' 512 MB, not the machine's memory.
+  assert.equal(memoryLimit(files({}), true), 512 * MiB);
+  assert.equal(memoryLimit(files({ [v2]: "268435456" }), true), 256 * MiB);
   assert.equal(ASSUMED_LIMIT, 512 * MiB);
 });
 
