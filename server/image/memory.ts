@@ -12,9 +12,10 @@ const MiB = 1024 * 1024;
 /**
  * Memory kept out of the budget for the runtime itself, sharp's library
  * and the requests being served: a Deno process with sharp loaded sits
- * near 80 MiB.
+ * near 80 MiB, and the bodies of uploads arriving at once are held before
+ * they reach the decoders' queue.
  */
-export const MEMORY_RESERVE = 96 * MiB;
+export const MEMORY_RESERVE = 128 * MiB;
 
 /** The limit assumed where none can be read (Deno Deploy's default). */
 export const ASSUMED_LIMIT = 512 * MiB;
@@ -27,7 +28,7 @@ export const ASSUMED_LIMIT = 512 * MiB;
  */
 export const BYTES_PER_PIXEL: Readonly<Record<string, number>> = {
   "image/avif": 20,
-  "image/jpeg": 10,
+  "image/jpeg": 9.5,
   "image/webp": 9,
   "image/png": 8,
   "image/gif": 8,
@@ -82,7 +83,7 @@ function onDeploy(): boolean {
  * ```ts
  * import { memoryLimit } from "@inplace/cms";
  * // Three processes in one container: a third of its budget each.
- * const memoryBudget = (memoryLimit() - 3 * 96 * 2 ** 20) / 3;
+ * const memoryBudget = (memoryLimit() - 3 * 128 * 2 ** 20) / 3;
  * ```
  */
 export function memoryLimit(
@@ -104,7 +105,7 @@ export function memoryLimit(
 /**
  * The default decoder memory budget: the process's
  * {@linkcode memoryLimit} less {@linkcode MEMORY_RESERVE}, at least 64 MiB
- * (416 MiB for a 512 MiB process).
+ * (384 MiB for a 512 MiB process).
  */
 export function defaultMemoryBudget(limit: number = memoryLimit()): number {
   return Math.max(64 * MiB, limit - MEMORY_RESERVE);

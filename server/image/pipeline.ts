@@ -58,10 +58,10 @@ export interface ImageOptions {
    * them: an upload that would pass it waits for the running ones if its
    * body still fits, else (or once `waiting` uploads wait) it gets 503;
    * one whose estimate alone passes it is refused with 422 before any
-   * decoding. Default: the
-   * process's memory limit (cgroup v2 or v1, else the machine's memory;
-   * 512 MiB where none can be read) less 96 MiB, so 416 MiB in a 512 MiB
-   * process, where a 40 MP JPEG, PNG or WebP and a 21 MP AVIF pass.
+   * decoding. Default: `defaultMemoryBudget()`, the process's memory
+   * limit (cgroup v2 or v1, else the machine's memory; 512 MiB where none
+   * can be read and on Deno Deploy) less 128 MiB: 384 MiB in a 512 MiB
+   * process, where a 40 MP JPEG, PNG or WebP and a 19 MP AVIF pass.
    */
   memoryBudget?: number;
   /**

@@ -43,14 +43,14 @@ Deno.test("memoryLimit: cgroup v2, then v1, then 512 MiB on Deno Deploy, else th
 });
 
 Deno.test("defaultMemoryBudget: the limit less the reserve, at least 64 MiB", () => {
-  assert.equal(MEMORY_RESERVE, 96 * MiB);
-  assert.equal(defaultMemoryBudget(512 * MiB), 416 * MiB);
+  assert.equal(MEMORY_RESERVE, 128 * MiB);
+  assert.equal(defaultMemoryBudget(512 * MiB), 384 * MiB);
   assert.equal(defaultMemoryBudget(100 * MiB), 64 * MiB);
   // In a 512 MiB process: a 40 MP JPEG fits alone, a 40 MP AVIF does not.
   const budget = defaultMemoryBudget(512 * MiB);
   assert.ok(estimateMemory("image/jpeg", 40e6, 10 * MiB) <= budget);
   assert.ok(estimateMemory("image/avif", 40e6, 4 * MiB) > budget);
-  assert.ok(estimateMemory("image/avif", 21e6, 4 * MiB) <= budget);
+  assert.ok(estimateMemory("image/avif", 19e6, 4 * MiB) <= budget);
 });
 
 Deno.test("WorkQueue: work over the memory budget waits its turn, first come first served; one job alone always runs", async () => {
