@@ -123,3 +123,53 @@ Deno.test("3 demo processes started at once on one data folder: one generated pa
     }
   }
 });
+
+Deno.test("3 demo processes started at once on one PostgreSQL: a session from each is valid on every one", async () => {
+  await using pg = await startPostgres();
+  const clientDir = await Deno.makeTempDir({ prefix: "cms-startup-client-" });
+  const dirs: string[] = [];
+  let sites: DemoProcess[] = [];
+  try {
+    await buildClient(clientDir);
+    const databaseUrl = await pg.database();
+    const env = async () => {
+      const dir = await Deno.makeTempDir({ prefix: "cms-startup-pg-" });
+      dirs.push(dir);
+      const env: Record<string, string> = {
+        PATH: Deno.env.get("PATH") ?? "",
+        HOME: Deno.env.get("HOME") ?? "/tmp",
+        CMS_DATA_DIR: dir,
+        CMS_CLIENT_DIR: clientDir,
+        CMS_DATABASE_URL: databaseUrl,
+        CMS_EDITOR_PASSWORD: "one password for all",
+        CMS_PREVIEW_SECRET: "s".repeat(40),
+      };
+      const denoDir = Deno.env.get("DENO_DIR");
+      if (denoDir) env.DENO_DIR = denoDir;
+      return env;
+    };
+    const envs = await Promise.all([0, 1, 2].map(env));
+    sites = await Promise.all(
+      envs.map((e) => spawnDemo(e, { clearEnv: true, stderr: "null" })),
+    );
+    for (const maker of sites) {
+      const res = await loginPost(maker.url, "one password for all");
+      await res.body?.cancel();
+      assert.equal(res.status, 303, `login on ${maker.url}`);
+      const cookie = res.headers.get("Set-Cookie")!.split(";")[0];
+      for (const site of sites) {
+        const page = await fetch(`${site.url}/?edit`, {
+          headers: { Cookie: cookie },
+        });
+        const html = await page.text();
+        assert.equal(page.status, 200, `${maker.url} → ${site.url}`);
+        assert.match(html, /data-cms-field=/, `${maker.url} → ${site.url}`);
+      }
+    }
+  } finally {
+    await Promise.all(sites.map((s) => stopDemo(s, "SIGKILL")));
+    for (const d of [clientDir, ...dirs]) {
+      await Deno.remove(d, { recursive: true }).catch(() => {});
+    }
+  }
+});
