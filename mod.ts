@@ -178,7 +178,9 @@ export {
 } from "./server/media/mod.ts";
 export type { ImageOptions } from "./server/image/mod.ts";
 export {
+  defaultMemoryBudget,
   type JobOptions,
+  memoryLimit,
   WorkQueue,
   type WorkQueueOptions,
 } from "./server/image/mod.ts";

@@ -328,12 +328,17 @@ async function keptSecret(file: string, bytes: number): Promise<string> {
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
+  // Written whole under a temporary name, then linked into place (which
+  // fails if the file exists): a process starting at the same moment never
+  // reads a half-written secret.
   const secret = randomToken(bytes);
+  const tmp = `${file}.${randomToken(6)}.tmp`;
+  await Deno.writeTextFile(tmp, secret + "\n", {
+    createNew: true,
+    mode: 0o600,
+  });
   try {
-    await Deno.writeTextFile(file, secret + "\n", {
-      createNew: true,
-      mode: 0o600,
-    });
+    await Deno.link(tmp, file);
     return secret;
   } catch (err) {
     // Another process created it first: use theirs.
@@ -341,6 +346,8 @@ async function keptSecret(file: string, bytes: number): Promise<string> {
       return (await Deno.readTextFile(file)).trim();
     }
     throw err;
+  } finally {
+    await Deno.remove(tmp).catch(() => {});
   }
 }
 
