@@ -158,6 +158,28 @@ export class WorkQueue {
     }
   }
 
+  /**
+   * Holds `bytes` of an upload's body while it is read, before its job is
+   * queued: counted like a waiting job's body, so a burst of uploads can't
+   * read more bodies than the budget leaves room for. Throws the queue's
+   * 503 when the bytes don't fit beside the work already counted (an idle
+   * queue always takes one). Call the returned function once the body is
+   * read (or its read failed).
+   */
+  holdBody(bytes: number): () => void {
+    const n = Math.max(0, bytes);
+    const busy = this.#running > 0 || this.#held > 0;
+    if (busy && this.#memory + this.#held + n > this.#maxMemory) {
+      throw this.#busy();
+    }
+    this.#held += n;
+    let held = true;
+    return () => {
+      if (held) this.#held -= n;
+      held = false;
+    };
+  }
+
   /** Whether a job of `memory` bytes may start now. */
   #fits(memory: number): boolean {
     return this.#running < this.#concurrency &&

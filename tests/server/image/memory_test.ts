@@ -152,3 +152,31 @@ Deno.test("ImagePipeline: an image whose decoding alone passes the memory budget
   assert.equal(ok.processed, true);
   assert.throws(() => new ImagePipeline({ memoryBudget: 0 }), RangeError);
 });
+
+Deno.test("WorkQueue: bodies being read count against the budget, so a burst gets 503 before it reads", async () => {
+  const queue = new WorkQueue({ concurrency: 2, waiting: 4, maxMemory: 100 });
+  // An idle queue always takes one body, however large.
+  const first = queue.holdBody(150);
+  assert.equal(queue.held, 150);
+  // A second body while the first is read: over the budget, refused.
+  assert.throws(() => queue.holdBody(10), (e: HttpError) => e.status === 503);
+  first();
+  first(); // releasing twice counts once
+  assert.equal(queue.held, 0);
+  // Two bodies that fit together are both held, a third that doesn't is 503.
+  const a = queue.holdBody(40);
+  const b = queue.holdBody(40);
+  assert.throws(() => queue.holdBody(30), (e: HttpError) => e.status === 503);
+  a();
+  b();
+  // A running job's memory counts too.
+  let done!: () => void;
+  const job = queue.run(() => new Promise<void>((r) => done = r), {
+    memory: 80,
+  });
+  assert.throws(() => queue.holdBody(30), (e: HttpError) => e.status === 503);
+  queue.holdBody(20)();
+  done();
+  await job;
+  assert.deepEqual([queue.held, queue.memory], [0, 0]);
+});
