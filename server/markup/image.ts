@@ -174,7 +174,8 @@ export function imageParts(
  * An image field as an escaped `<img>`: responsive for visitors (from
  * {@linkcode responsiveImage}) and, in edit mode, with the field's markers
  * so the editor can replace it. Pass `alt` (and `loading`, `class`, …) in
- * `attrs`.
+ * `attrs`. Without an image (`image` is `null`) a visitor gets nothing
+ * (an empty string) and an editor an `<img>` without `src` to drop onto.
  *
  * @example
  * ```ts
@@ -192,5 +193,7 @@ export function cmsImage<C extends Allowlist>(
   options: ImageMarkupOptions<C>,
 ): string {
   const o = options as ImageMarkupOptions;
-  return element("img", imageParts(o, o.attrs ?? {}));
+  const attrs = imageParts(o, o.attrs ?? {});
+  // A visitor gets no `<img>` without an image (it would show its alt text).
+  return o.image?.src || o.editing ? element("img", attrs) : "";
 }

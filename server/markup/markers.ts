@@ -271,9 +271,10 @@ export function fieldParts(
  * One editable field as escaped HTML: the element with the host's
  * attributes and, in edit mode, the markers (see {@linkcode fieldMarkers}).
  * Plain values are escaped text; image values the `src` of an `<img>`
- * (pass `alt` in `attrs`); rich values are written as is: pass only what
- * the save endpoint stored (it sanitized them), or run `sanitizeHtml`
- * first.
+ * (pass `alt` in `attrs`; an image field without a value is nothing for
+ * visitors and an `<img>` without `src` to drop onto in edit mode); rich
+ * values are written as is: pass only what the save endpoint stored (it
+ * sanitized them), or run `sanitizeHtml` first.
  *
  * @example
  * ```ts
@@ -288,6 +289,8 @@ export function cmsField<C extends Allowlist>(
 ): string {
   const o = options as FieldMarkupOptions;
   const { tag, attrs, kind, text } = fieldParts(o, o.attrs ?? {});
+  // A visitor gets no `<img>` without an image (it would show its alt text).
+  if (kind === "image" && !text && !o.editing) return "";
   return element(tag, attrs, kind === "rich" ? text : escapeHtml(text));
 }
 
