@@ -171,6 +171,23 @@ export function imageParts(
 }
 
 /**
+ * Whether an image field writes an `<img>`: when it has an image, or in edit
+ * mode (an `<img>` without `src` to drop onto). A visitor gets nothing for a
+ * field without an image: an `<img>` without `src` would show its alt text.
+ *
+ * @example
+ * ```ts
+ * import { imageShown } from "./image.ts";
+ * imageShown({ field: "pages:home:cover", image: null }); // false
+ * ```
+ */
+export function imageShown(
+  options: Pick<ImageMarkupOptions, "image" | "editing">,
+): boolean {
+  return !!(options.image?.src || options.editing);
+}
+
+/**
  * An image field as an escaped `<img>`: responsive for visitors (from
  * {@linkcode responsiveImage}) and, in edit mode, with the field's markers
  * so the editor can replace it. Pass `alt` (and `loading`, `class`, …) in
@@ -194,6 +211,5 @@ export function cmsImage<C extends Allowlist>(
 ): string {
   const o = options as ImageMarkupOptions;
   const attrs = imageParts(o, o.attrs ?? {});
-  // A visitor gets no `<img>` without an image (it would show its alt text).
-  return o.image?.src || o.editing ? element("img", attrs) : "";
+  return imageShown(o) ? element("img", attrs) : "";
 }

@@ -237,6 +237,12 @@ export interface FieldParts {
   kind: FieldKind;
   /** The value, `""` when none. */
   text: string;
+  /**
+   * Nothing to write: an image field without an image, for a visitor (an
+   * `<img>` without `src` would show its alt text). In edit mode the editor
+   * gets the `<img>` to drop onto.
+   */
+  none: boolean;
 }
 
 /**
@@ -264,7 +270,8 @@ export function fieldParts(
   // No value, no `src`: `src=""` shows a broken image and may refetch the page.
   if (resolved.kind === "image" && text) all.src = text;
   const tag = options.as ?? (resolved.kind === "image" ? "img" : "div");
-  return { tag, attrs: all, kind: resolved.kind, text };
+  const none = resolved.kind === "image" && !text && !options.editing;
+  return { tag, attrs: all, kind: resolved.kind, text, none };
 }
 
 /**
@@ -288,9 +295,8 @@ export function cmsField<C extends Allowlist>(
   options: FieldMarkupOptions<C>,
 ): string {
   const o = options as FieldMarkupOptions;
-  const { tag, attrs, kind, text } = fieldParts(o, o.attrs ?? {});
-  // A visitor gets no `<img>` without an image (it would show its alt text).
-  if (kind === "image" && !text && !o.editing) return "";
+  const { tag, attrs, kind, text, none } = fieldParts(o, o.attrs ?? {});
+  if (none) return "";
   return element(tag, attrs, kind === "rich" ? text : escapeHtml(text));
 }
 
