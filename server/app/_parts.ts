@@ -28,11 +28,12 @@ import {
   PreviewSigner,
   Scheduler,
 } from "../drafts/mod.ts";
-import { EditorEvents } from "../events/mod.ts";
+import { EditorEvents, type EventBus, KvEventBus } from "../events/mod.ts";
 import {
   type ContentStore,
   type HistoryStore,
   isScheduleStore,
+  KvContentStore,
 } from "../store/mod.ts";
 import { createClientHandler } from "../bundle/mod.ts";
 import type { CmsOptions } from "./options.ts";
@@ -202,6 +203,14 @@ export function buildParts(options: CmsOptions, base: string): Built {
 }
 
 /** The event hub and the scheduler, and the hooks that feed them. */
+/**
+ * The default event bus: over the store's Deno KV database, so every
+ * process that shares it hears every event; in-process for other stores.
+ */
+function busOf(store: ContentStore): EventBus | undefined {
+  return store instanceof KvContentStore ? new KvEventBus(store.kv) : undefined;
+}
+
 function background(
   options: CmsOptions,
   on: ReturnType<typeof switches>,
@@ -211,7 +220,7 @@ function background(
     ? new EditorEvents({
       ...options,
       ...(typeof on.events === "object" ? on.events : {}),
-      bus: options.bus,
+      bus: options.bus ?? busOf(options.store),
     })
     : null;
   const scheduler = on.schedules && on.schedules !== "elsewhere" &&
