@@ -29,6 +29,7 @@ import { run as sanitizeAdversarial } from "./sanitize_adversarial.ts";
 import { run as eventsBench } from "./events.ts";
 import { run as largeRecord } from "./large_record.ts";
 import { run as presenceBench } from "./presence.ts";
+import { GOAL_MS as CHECKS_GOAL_MS, run as checksBench } from "./checks.ts";
 import { setLogger } from "../server/ops/mod.ts";
 
 // The report is the output: the in-process handlers' request log lines are
@@ -404,6 +405,20 @@ rows.push(
       `${(p.idleHeapPerStream / KiB).toFixed(1)} KiB`,
       "goal 64 KiB",
       p.idleHeapPerStream / (64 * KiB),
+      1,
+    ),
+  );
+}
+
+{
+  // Content checks: a 7,000-word article checked in this thread.
+  const c = checksBench();
+  rows.push(
+    row(
+      `content checks, ${c.words}-word article (median; p90 ${ms(c.p90Ms)})`,
+      ms(c.medianMs),
+      `goal ${CHECKS_GOAL_MS} ms`,
+      c.medianMs / CHECKS_GOAL_MS,
       1,
     ),
   );

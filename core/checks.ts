@@ -193,7 +193,7 @@ const VOID = /^(img|br|hr|wbr|input)$/;
 const TAG =
   /<!--[\s\S]*?-->|<(\/?)([a-z][a-z0-9]*)((?:"[^"]*"|'[^']*'|[^'">])*)>/gi;
 const ATTR = /([^\s=/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
-const ENTITY = /&([a-z]+);/g;
+const ENTITY = /&(#?\w+);/g;
 const NAMED: Record<string, string> = {
   amp: "&",
   lt: "<",
@@ -203,10 +203,14 @@ const NAMED: Record<string, string> = {
   nbsp: " ",
 };
 
-/** `text` with its character references decoded. */
+/**
+ * `text` with its character references decoded: the ones the sanitizer
+ * writes (`&amp; &lt; &gt; &quot; &nbsp;`) and `&apos;`; any other reads as
+ * a space (they are punctuation and symbols in practice).
+ */
 function decode(text: string, pad = false): string {
   return text.replace(ENTITY, (e, name: string) => {
-    const c = NAMED[name] ?? e;
+    const c = NAMED[name] ?? " ";
     return pad ? c.padEnd(e.length, JOIN) : c;
   });
 }
@@ -345,12 +349,13 @@ function image(stack: Open[], o: Open, end: number) {
 
 /** The checks of an element that ends at `at` (its closing tag to `end`). */
 function close(o: Open, at: number, end: number) {
-  const inner = masked.slice(o.inner, at);
-  const words = inner.replace(/[\uE000\uE001]/g, " ").trim();
-  const plain = words.replace(/\s+/g, " ");
-  const h = /^h([1-6])$/.exec(o.tag)?.[1];
   const add = (rule: CheckRule, detail?: string) =>
     out.push(finding(rule, lang, o.start, end, detail));
+  if (o.tag === "table" && !o.th) add("table-no-header");
+  if (!/^(h\d|a|p)$/.test(o.tag)) return;
+  const plain = masked.slice(o.inner, at).replace(/[\s\uE000\uE001]+/g, " ")
+    .trim();
+  const h = /^h([1-6])$/.exec(o.tag)?.[1];
   if (h) {
     if (+h > level + 1) add("heading-skip", String(level + 1));
     level = +h;
@@ -362,7 +367,6 @@ function close(o: Open, at: number, end: number) {
       .replace(/\s+/g, " ");
     if (said && vague.some((v) => v.test(said))) add("link-vague");
   }
-  if (o.tag === "table" && !o.th) add("table-no-header");
   if (o.tag === "p") paragraph(o, plain, end);
   if (
     (h || o.tag === "p") && !/\p{Ll}/u.test(plain) &&
@@ -410,10 +414,10 @@ function runs(list: Run[], rule: CheckRule) {
 /** The same word twice in a row within a block (`text-repeated-word`). */
 function repeated() {
   let prev: { word: string; start: number } | undefined;
-  for (const t of masked.matchAll(/[\p{L}\p{N}\uE000]+|\uE001/gu)) {
+  for (const t of masked.matchAll(/[\p{L}\p{N}\uE000]+|\uE001+/gu)) {
     const word = t[0].replace(/\uE000/g, "").toLowerCase();
     if (!/\p{L}/u.test(word)) {
-      if (t[0] === BREAK || word) prev = undefined;
+      if (t[0][0] === BREAK || word) prev = undefined;
       continue;
     }
     const start = t.index + t[0].search(/[^\uE000]/);
