@@ -81,47 +81,44 @@ export interface Checks {
   changed?: () => void;
 }
 
-/** Start and end tags of serialized HTML (attribute values quoted). */
-const TAG = /<(\/?)([a-z][\w-]*)(?:[^>"]|"[^"]*")*>/gi;
-const VOID = /^(area|br|col|embed|hr|img|input|source|track|wbr)$/i;
-
 /**
- * The elements a finding at `start`..`end` of `html` concerns, as indexes
- * in document order (the order of `querySelectorAll("*")`; `-1` is the
- * region): the element whose start tag holds `start` and its following
- * siblings that start before `end` (a run of paragraphs), or else the
- * innermost element open at `start` (a word in a text).
+ * How many elements start in `html` before offset `at`: the index (in
+ * document order, that of `querySelectorAll("*")`) of the element whose
+ * start tag is at `at`. Text never holds a raw `<`.
  *
  * @example
  * ```ts
- * import { located } from "./checks.ts";
- * located("<p>a</p><p>b b</p>", 11); // [1]
- * located("<p>• a</p><p>• b</p><p>c</p>", 0, 20); // [0, 1]
+ * import { tagsBefore } from "./checks.ts";
+ * tagsBefore("<p>a</p><p><em>b</em> c c</p>", 8); // 1
  * ```
  */
-export function located(html: string, start: number, end = start): number[] {
-  const open: number[] = [], out: number[] = [];
-  let n = 0, depth = -1;
-  for (const m of html.matchAll(TAG)) {
-    const at = m.index;
-    if (depth < 0 && at > start) {
-      depth = 1e9;
-      out.push(open.at(-1) ?? -1);
-    }
-    if (at >= end && depth >= 0) break;
-    if (m[1]) {
-      open.pop();
-      continue;
-    }
-    const i = n++;
-    if (depth < 0 ? at + m[0].length > start : open.length === depth) {
-      out.push(i);
-      depth = open.length;
-    }
-    if (!VOID.test(m[2])) open.push(i);
+export const tagsBefore = (html: string, at = 0): number =>
+  html.slice(0, at).split(/<[a-z]/i).length - 1;
+
+/**
+ * The elements a finding at `start`..`end` of region `el` concerns, `all`
+ * its elements: the element starting at `start` and its siblings that
+ * start before `end` (a run of paragraphs); for an offset in text (a
+ * word), the block around it; the region for the whole region.
+ */
+function located(
+  el: HTMLElement,
+  html: string,
+  all: NodeListOf<Element>,
+  { start, end }: Finding,
+): Element[] {
+  const k = tagsBefore(html, start), first = all[k];
+  if (start === undefined) return [el];
+  if (html[start] === "<") {
+    return [...all].slice(k, tagsBefore(html, end)).filter((e) =>
+      e.parentNode === first.parentNode
+    );
   }
-  if (depth < 0) out.push(open.at(-1) ?? -1);
-  return out;
+  let e = all[k - 1] ?? el;
+  while (e !== el && getComputedStyle(e).display === "inline") {
+    e = e.parentElement!;
+  }
+  return [e];
 }
 
 /**
@@ -145,27 +142,19 @@ function regionFindings(
   options: CheckOptions,
   broken: Located[],
 ): Found[] {
-  const base = { f, region: el };
-  if (f.image) {
-    return checkAlt(el.getAttribute("alt"), options).map((x) => ({
-      ...x,
-      ...base,
-      els: [el],
-    }));
-  }
   const html = el.innerHTML;
   const all = el.querySelectorAll("*");
-  const checked: (Finding & { els?: Element[] })[] = [
-    ...checkContent(html, { ...options, headingBase: headingBase(el) }),
-    ...broken,
-  ];
+  const checked: (Finding & { els?: Element[] })[] = f.image
+    ? checkAlt(el.getAttribute("alt"), options)
+    : [
+      ...checkContent(html, { ...options, headingBase: headingBase(el) }),
+      ...broken,
+    ];
   return checked.map((x) => ({
     ...x,
-    ...base,
-    els: x.els ??
-      (x.start === undefined
-        ? [el]
-        : located(html, x.start, x.end).map((i) => all[i] ?? el)),
+    f,
+    region: el,
+    els: x.els ?? located(el, html, all, x),
   }));
 }
 
@@ -180,13 +169,9 @@ function selector(id: string, region: Element, el: Element): string {
   return `[data-cms-field="${CSS.escape(id)}"]${path}`;
 }
 
-const TIP =
-  `.tip{position:fixed;z-index:2147483001;max-width:24em;padding:4px 8px;background:var(--fg);color:var(--bg);pointer-events:none}`;
+const TIP = `.tip{position:fixed;z-index:2147483001;max-width:24em}`;
 
 const D = "aria-describedby";
-
-/** Colours of the marks by severity (readable on light and dark pages). */
-const MARK = { error: "#d4351c", warning: "#b06d00" };
 
 /**
  * Starts checking the regions of `fields` and shows what is found (see the
@@ -258,8 +243,9 @@ export function attachChecks(
         for (const el of x.els) {
           marked.set(el, [...marked.get(el) ?? [], x]);
           rules.push(
-            `${selector(x.f.id, x.region, el)}{outline:2px dotted ${
-              MARK[x.severity]
+            // Red for an error, amber for a warning, on light and dark pages.
+            `${selector(x.f.id, x.region, el)}{outline:2px dotted #${
+              x.severity < "f" ? "d4351c" : "b06d00"
             };outline-offset:2px}`,
           );
         }
