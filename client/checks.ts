@@ -100,8 +100,13 @@ export const tagsBefore = (html: string, at = 0): number =>
  * its elements: the element starting at `start` and its siblings that
  * start before `end` (a run of paragraphs); for an offset in text (a
  * word), the block around it; the region for the whole region.
+ *
+ * @example
+ * ```ts ignore
+ * located(el, el.innerHTML, el.querySelectorAll("*"), finding); // [img]
+ * ```
  */
-function located(
+export function located(
   el: HTMLElement,
   html: string,
   all: NodeListOf<Element>,
@@ -169,8 +174,6 @@ function selector(id: string, region: Element, el: Element): string {
   return `[data-cms-field="${CSS.escape(id)}"]${path}`;
 }
 
-const TIP = `.tip{position:fixed;z-index:2147483001;max-width:24em}`;
-
 const D = "aria-describedby";
 
 /**
@@ -185,8 +188,8 @@ export function attachChecks(
   { locale, checks: links }: { locale: string; checks: string },
 ): () => void {
   const { h, listen, isolate } = kit;
-  const { host, root } = isolate("cms-checks", THEME, TIP);
-  const tip = h("div", { class: "tip k", hidden: "", "aria-hidden": "true" });
+  const { host, root } = isolate("cms-checks", THEME);
+  const tip = h("div", { class: "k", hidden: "", "aria-hidden": "true" });
   const notes = h("div", { hidden: "" });
   const button = h("button", { hidden: "", "aria-haspopup": "dialog" });
   const marks = new CSSStyleSheet();
@@ -266,7 +269,10 @@ export function attachChecks(
     if (!el) return;
     tip.textContent = marked.get(el)!.map((x) => x.message).join(" · ");
     const r = el.getBoundingClientRect();
-    tip.style.cssText = `left:${r.left}px;top:${r.bottom + 6}px`;
+    tip.style.cssText =
+      `position:fixed;z-index:2147483001;max-width:24em;left:${r.left}px;top:${
+        r.bottom + 6
+      }px`;
   };
   root.append(tip);
   document.body.append(host, notes);
@@ -278,11 +284,12 @@ export function attachChecks(
     ...["mouseover", "focusin"].map((type) =>
       listen(document, type, (e) => tipFor(e.target as Node))
     ),
-    listen(document, "selectionchange", () => {
-      if (document.activeElement?.hasAttribute("contenteditable")) {
-        tipFor(getSelection()?.anchorNode);
-      }
-    }),
+    // The caret in a marked element shows its tip too.
+    listen(
+      document,
+      "selectionchange",
+      () => tipFor(getSelection()?.anchorNode),
+    ),
     listen(window, "scroll", () => tip.hidden = true, true),
   ];
   later();
