@@ -259,6 +259,7 @@ export function attachChecks(
       document.dispatchEvent(new CustomEvent("cms:checks", { detail: found }));
       c.found = found;
       c.changed?.();
+      tipFor(getSelection()?.anchorNode);
     },
   };
   /** The tip for the marked element at or above `node`, or none. */
