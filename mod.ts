@@ -178,7 +178,13 @@ export {
   createPublishHandler,
   createScheduleHandler,
   type DraftHandlerOptions,
+  type PublishHandlerOptions,
 } from "./server/drafts/mod.ts";
+export {
+  createLinkCheckHandler,
+  type LinkCheckHandlerOptions,
+  type PublishChecks,
+} from "./server/checks/mod.ts";
 export {
   createPreviewHandler,
   PREVIEW_PARAM,

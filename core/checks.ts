@@ -180,15 +180,17 @@ function altFindings(
 
 /** Vague link texts, English then German. */
 const VAGUE = [
-  /^(click here|here|read more|more|link|this link)$/,
-  /^(hier|hier klicken|klicken sie hier|mehr|weiterlesen|mehr lesen)$/,
+  /^((click )?here|(read )?more|(this )?link)$/,
+  /^(hier( klicken)?|klicken sie hier|mehr( lesen)?|weiterlesen)$/,
 ];
 
 /** In the masked text: an inline tag (joins), a block boundary. */
 const JOIN = "\uE000";
 const BREAK = "\uE001";
+/** In the masked text: a character of code (text, but no words). */
+const CODE = "\uE002";
 /** Tags that do not separate words (the rest, `br` and `img` do). */
-const INLINE = /^(a|b|strong|em|i|u|s|strike|del|span|mark|small|sub|sup)$/;
+const INLINE = /^([abius]|em|strong|strike|del|span|mark|small|su[bp])$/;
 const VOID = /^(img|br|hr|wbr|input)$/;
 const TAG =
   /<!--[\s\S]*?-->|<(\/?)([a-z][a-z0-9]*)((?:"[^"]*"|'[^']*'|[^'">])*)>/gi;
@@ -308,14 +310,14 @@ export function checkContent(
 /**
  * `html` with every tag masked (inline tags by `JOIN`, the rest by
  * `BREAK`), character references decoded and padded with `JOIN`, and the
- * text of code masked by `BREAK`: the offsets stay those of `html`.
+ * text of code masked by `CODE`: the offsets stay those of `html`.
  */
 function mask(html: string): string {
   const parts: string[] = [];
   let last = 0, code = 0;
   const text = (to: number) => {
     const raw = html.slice(last, to);
-    parts.push(code ? BREAK.repeat(raw.length) : decode(raw, true));
+    parts.push(code ? CODE.repeat(raw.length) : decode(raw, true));
   };
   for (const t of html.matchAll(TAG)) {
     text(t.index);
@@ -326,6 +328,37 @@ function mask(html: string): string {
   }
   text(html.length);
   return parts.join("");
+}
+
+/** A link of a field to a page of the same site (see {@linkcode siteLinks}). */
+export interface SiteLink {
+  /** The path and query to check (`/about?x=1`), without the fragment. */
+  path: string;
+  /** Offset in the HTML where the `<a>` tag starts. */
+  start: number;
+  /** Offset in the HTML just after the `<a>` tag. */
+  end: number;
+}
+
+/**
+ * The links of `html` to pages of the site at `base` (the page's URL:
+ * relative links are resolved against it), in document order: what the
+ * editor sends to the link check endpoint. Links to other origins,
+ * `mailto:` and `tel:` are left out, and so is a link to `base` itself
+ * with only a fragment (`#part`).
+ */
+export function siteLinks(html: string, base: string): SiteLink[] {
+  const links: SiteLink[] = [];
+  const page = URL.parse(base);
+  for (const t of html.matchAll(TAG)) {
+    const href = t[2]?.toLowerCase() === "a" && !t[1] && attrs(t[3]).href;
+    const url = href && page && URL.parse(href.trim(), page);
+    if (url && url.origin === page!.origin && !/^\s*#/.test(href)) {
+      const path = url.pathname + url.search;
+      links.push({ path, start: t.index, end: t.index + t[0].length });
+    }
+  }
+  return links;
 }
 
 /** The attributes of a tag's attribute text, names lower case. */
@@ -414,10 +447,10 @@ function runs(list: Run[], rule: CheckRule) {
 /** The same word twice in a row within a block (`text-repeated-word`). */
 function repeated() {
   let prev: { word: string; start: number } | undefined;
-  for (const t of masked.matchAll(/[\p{L}\p{N}\uE000]+|\uE001+/gu)) {
+  for (const t of masked.matchAll(/[\p{L}\p{N}\uE000]+|[\uE001\uE002]+/gu)) {
     const word = t[0].replace(/\uE000/g, "").toLowerCase();
     if (!/\p{L}/u.test(word)) {
-      if (t[0][0] === BREAK || word) prev = undefined;
+      if (word) prev = undefined; // a number, a boundary, code
       continue;
     }
     const start = t.index + t[0].search(/[^\uE000]/);

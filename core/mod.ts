@@ -51,6 +51,8 @@ export {
   type CheckOptions,
   type CheckRule,
   type Finding,
+  type SiteLink,
+  siteLinks,
 } from "./checks.ts";
 export {
   localizeAddress,
@@ -66,6 +68,8 @@ export {
   ERROR_CONTENT_TYPE,
   type ErrorBody,
   type HistoryListing,
+  type LinkCheckAnswer,
+  type LinkCheckBody,
   type ListConflictBody,
   type ListSaveBody,
   type MediaAnswer,

@@ -23,6 +23,8 @@
  * - Events (`events.ts`): the Server-Sent Events stream (its event data,
  *   e.g. {@linkcode SavedEventData}) and the presence report
  *   ({@linkcode PresenceBody}).
+ * - Link check (`checks.ts`): `POST` a {@linkcode LinkCheckBody} →
+ *   {@linkcode LinkCheckAnswer}.
  * - Every error is a short plain-text reason ({@linkcode ErrorBody}) with
  *   `Content-Type: text/plain; charset=utf-8` (`http.ts`, with the
  *   {@linkcode Status} codes).
@@ -52,6 +54,7 @@ export {
   VERSION_HEADER,
 } from "./save.ts";
 export type { MediaAnswer, MediaVariant } from "./media.ts";
+export type { LinkCheckAnswer, LinkCheckBody } from "./checks.ts";
 export type { MediaLibraryItem, MediaLibraryPage } from "./library.ts";
 export type {
   HistoryListing,

@@ -9,7 +9,7 @@
  */
 export { type DraftHandlerOptions } from "./_shared.ts";
 export { createDraftsHandler } from "./list.ts";
-export { createPublishHandler } from "./publish.ts";
+export { createPublishHandler, type PublishHandlerOptions } from "./publish.ts";
 export { createDiscardHandler } from "./discard.ts";
 export {
   createCancelScheduleHandler,

@@ -23,6 +23,20 @@ import {
   readDraftBody,
 } from "./_shared.ts";
 import { schedulePublish } from "./schedule.ts";
+import { type PublishChecks, refuseFindings } from "../checks/mod.ts";
+
+/** Options of the publish endpoint: the draft endpoints', and the checks. */
+export type PublishHandlerOptions = DraftHandlerOptions & {
+  /**
+   * Publish waits for clean content: a publish (or a schedule) whose rich
+   * drafts have error-level findings of the content checks
+   * (`checkContent`: an image without alt text, a skipped heading level,
+   * an empty heading or link) is refused with 400 and the list. `true`
+   * checks every rich field; a function gives the options per field (or
+   * `false` to skip it). Default: off.
+   */
+  checkOnPublish?: PublishChecks;
+};
 
 /**
  * `POST` JSON `{"fields": [ADDRESS, …], "versions": {ADDRESS: VERSION}}`
@@ -40,7 +54,9 @@ import { schedulePublish } from "./schedule.ts";
  * - 400: malformed JSON, `fields` not a list of allowlisted addresses (at
  *   most 1000), `versions` not an object of strings, an undeclared
  *   `locale`, `locale` with `fields`, or `at` on a site that runs no
- *   scheduler (neither `scheduler` nor `schedulerElsewhere`); 403 without a session,
+ *   scheduler (neither `scheduler` nor `schedulerElsewhere`), or with
+ *   `checkOnPublish`, drafts with error-level findings (the reason lists
+ *   them); 403 without a session,
  *   from another site, or when `canEdit` refuses a named field; 405 for
  *   other methods; 413 for a publish too large for the store.
  *
@@ -57,7 +73,7 @@ import { schedulePublish } from "./schedule.ts";
  * ```
  */
 export function createPublishHandler(
-  options: DraftHandlerOptions,
+  options: PublishHandlerOptions,
 ): Handler<EndpointCall> {
   return draftEndpoint(
     "publish",
@@ -65,6 +81,13 @@ export function createPublishHandler(
     ["POST"],
     async (req, editor, call) => {
       const body = await readDraftBody(req);
+      if (options.checkOnPublish) {
+        const refs = await publishRefs(options, req, editor, call, body);
+        const names = refs && new Set(refs.map(storedAddress));
+        const drafts = (await options.store.drafts())
+          .filter((d) => !names || names.has(storedAddress(d)));
+        refuseFindings(req, options.allowlist, options.checkOnPublish, drafts);
+      }
       if (body.at !== undefined) {
         if (!options.scheduler && !options.schedulerElsewhere) {
           throw new HttpError(

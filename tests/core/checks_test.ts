@@ -15,6 +15,7 @@ import {
   type CheckOptions,
   type CheckRule,
   type Finding,
+  siteLinks,
 } from "../../core/mod.ts";
 import { createDomSanitizer } from "../../server/sanitize/mod.ts";
 import { CLEAN } from "../fixtures/checks/clean.ts";
@@ -313,6 +314,28 @@ Deno.test("findings come in document order, with offsets of the element", () => 
     24,
     38,
   ]]);
+});
+
+Deno.test("siteLinks: the links to pages of the same site, with offsets", () => {
+  const html = '<p><a href="/about">A</a> <a href="team?x=1#y">T</a> ' +
+    '<a href="https://other.example/">O</a> <a href="#top">Top</a> ' +
+    '<a href="mailto:a@b.c">M</a> <a>none</a> ' +
+    '<A HREF="https://www.example.com/x">X</A></p>';
+  const links = siteLinks(html, "https://www.example.com/blog/post");
+  assert.deepEqual(links.map((l) => l.path), [
+    "/about",
+    "/blog/team?x=1",
+    "/x",
+  ]);
+  assert.equal(html.slice(links[0].start, links[0].end), '<a href="/about">');
+  assert.deepEqual(siteLinks(html, "not a url"), []);
+});
+
+Deno.test("code is text: a heading, link or paragraph of code is not empty", () => {
+  assert.deepEqual(rules("<h2><code>deno.json</code></h2>"), []);
+  assert.deepEqual(rules('<p><a href="/d"><code>deno.json</code></a></p>'), []);
+  assert.deepEqual(rules("<p><code>x</code></p><p><code>y</code></p>"), []);
+  assert.deepEqual(rules("<pre>a</pre><pre>b</pre>"), []);
 });
 
 Deno.test("the tokenizer: quoting, references in attributes, comments, upper case, unclosed tags", () => {
