@@ -3,7 +3,7 @@
  * the editor is ready, on pages with a rich or an image region). Each
  * region is checked by the shared checker (`core/checks.ts`: rich regions
  * with `checkContent`, image fields' alt text with `checkAlt`) when the
- * browser is idle, then again 400 ms after each change: never on the
+ * chunk is attached, then again 400 ms after each change: never on the
  * keystroke path. Findings are:
  *
  * - marked on the element concerned by a generated stylesheet (a dotted
@@ -15,8 +15,8 @@
  * - counted in the edit bar, whose button opens the Checks panel
  *   (`checks_panel.ts`, its own chunk) that lists them, jumps to each and
  *   offers the obvious fixes;
- * - told to other chunks as `cms:checks` `{n, errors}` on `document` (the
- *   Publish toast shows the count).
+ * - told to other chunks as `cms:checks` on `document`, the findings as
+ *   its detail (the Publish toast says how many).
  *
  * Links added or changed to a path of this site are sent to the link check
  * endpoint (`checks` in the page config), whose answer adds `link-broken`.
@@ -32,54 +32,16 @@ import {
   finding,
 } from "../core/checks.ts";
 import type { EditBar } from "./bar_types.ts";
+import type {
+  CheckField,
+  Checks,
+  Found,
+  LinkCheck,
+  Located,
+} from "./checks_types.ts";
 import type { Kit } from "./dom.ts";
 import { t } from "./labels.ts";
 import { THEME } from "./theme.ts";
-
-/** A field of the page as the checks see it (the session's fields). */
-export interface CheckField {
-  /** The address, e.g. `pages:home:body`. */
-  id: string;
-  /** The field's name in the marker, e.g. `body`. */
-  field: string;
-  els: HTMLElement[];
-  rich?: boolean;
-  image?: boolean;
-}
-
-/** One finding in one region, with the elements it marks. */
-export interface Found extends Finding {
-  /** The field. */
-  f: CheckField;
-  /** The region. */
-  region: HTMLElement;
-  /** The elements concerned (the region itself for the whole region). */
-  els: Element[];
-}
-
-/** A finding with the elements it concerns. */
-export type Located = Finding & { els: Element[] };
-
-/**
- * The link check of a region: its `link-broken` findings; `again` runs the
- * checks when the server's answer comes.
- */
-export type LinkCheck = (el: HTMLElement, again: () => void) => Located[];
-
-/** What the panel and the fixes share with the checks. */
-export interface Checks {
-  kit: Kit;
-  /** The checks' shadow root (tip, panel, dialogs). */
-  root: ShadowRoot;
-  /** The findings of the last run, in page order. */
-  found: Found[];
-  /** Checks every region now. */
-  run(): void;
-  /** The bar's count button (focus returns there). */
-  button: HTMLButtonElement;
-  /** Called after each run (the open panel renders again). */
-  changed?: () => void;
-}
 
 /**
  * How many elements start in `html` before offset `at`: the index (in
@@ -177,30 +139,18 @@ function selector(id: string, region: Element, el: Element): string {
 const D = "aria-describedby";
 
 /**
- * Starts checking the regions of `fields` and shows what is found (see the
- * module doc); `locale` is the page's content language (`""`: both word
- * lists), `links` the link check endpoint (`""`: none). Returns the cleanup.
+ * The regions of `fields` to check (rich and image ones), each described
+ * by a hidden element in `notes` (its messages; an element that is only
+ * not rendered, like a shadow host's unslotted child, is not read by every
+ * engine) and watched by `watch`.
  */
-export function attachChecks(
-  kit: Kit,
-  bar: EditBar,
+function describe(
+  { h }: Kit,
   fields: CheckField[],
-  { locale, checks: links }: { locale: string; checks: string },
-): () => void {
-  const { h, listen, isolate } = kit;
-  const { host, root } = isolate("cms-checks", THEME);
-  const tip = h("div", { class: "k", hidden: "", "aria-hidden": "true" });
-  const notes = h("div", { hidden: "" });
-  const button = h("button", { hidden: "", "aria-haspopup": "dialog" });
-  const marks = new CSSStyleSheet();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const later = () => {
-    clearTimeout(timer);
-    timer = setTimeout(c.run, 400);
-  };
-  const watch = new MutationObserver(later);
-  // Each region is described by a hidden element with its messages.
-  const regions = fields.filter((f) => f.rich || f.image).flatMap((f) =>
+  notes: HTMLElement,
+  watch: MutationObserver,
+) {
+  return fields.filter((f) => f.rich || f.image).flatMap((f) =>
     f.els.map((el) => {
       const id = `cms-check-${notes.children.length}`, own = el.getAttribute(D);
       const note = h("div", { id });
@@ -215,73 +165,36 @@ export function attachChecks(
       return { f, el, note, own };
     })
   );
-  /** Messages by marked element. */
-  let marked = new Map<Element, Found[]>();
-  const options = {
-    locale: locale || document.documentElement.lang,
-    lang: t("lang"),
-  };
-  /** The link check, a chunk of its own, where the host routes it. */
-  let links_: LinkCheck | undefined;
-  if (links) {
-    import("./checks_links.ts").then((m) =>
-      links_ = m.linkChecker(links, finding("link-broken", options.lang))
-    );
+}
+
+/**
+ * Marks the elements of `found` (the rules of `sheet`); returns the
+ * findings by marked element.
+ */
+function mark(found: Found[], sheet: CSSStyleSheet): Map<Element, Found[]> {
+  const marked = new Map<Element, Found[]>(), rules: string[] = [];
+  for (const x of found) {
+    for (const el of x.els) {
+      marked.set(el, [...marked.get(el) ?? [], x]);
+      rules.push(
+        // Red for an error, amber for a warning, on light and dark pages.
+        `${selector(x.f.id, x.region, el)}{outline:2px dotted #${
+          x.severity < "f" ? "d4351c" : "b06d00"
+        };outline-offset:2px}`,
+      );
+    }
   }
-  const c: Checks = {
-    kit,
-    root,
-    found: [],
-    button,
-    run() {
-      clearTimeout(timer);
-      const found: Found[] = [], rules: string[] = [];
-      marked = new Map();
-      for (const { f, el, note } of regions) {
-        const mine = regionFindings(f, el, options, links_?.(el, c.run) ?? []);
-        note.textContent = mine.map((x) => x.message).join(". ");
-        found.push(...mine);
-      }
-      for (const x of found) {
-        for (const el of x.els) {
-          marked.set(el, [...marked.get(el) ?? [], x]);
-          rules.push(
-            // Red for an error, amber for a warning, on light and dark pages.
-            `${selector(x.f.id, x.region, el)}{outline:2px dotted #${
-              x.severity < "f" ? "d4351c" : "b06d00"
-            };outline-offset:2px}`,
-          );
-        }
-      }
-      marks.replaceSync(rules.join(""));
-      button.hidden = !found.length;
-      button.textContent = t("problems", { n: found.length });
-      document.dispatchEvent(new CustomEvent("cms:checks", { detail: found }));
-      c.found = found;
-      c.changed?.();
-      tipFor(getSelection()?.anchorNode);
-    },
-  };
-  /** The tip for the marked element at or above `node`, or none. */
-  const tipFor = (node: Node | null | undefined) => {
-    let el = node instanceof Element ? node : node?.parentElement;
-    while (el && !marked.has(el)) el = el.parentElement;
-    tip.hidden = !el;
-    if (!el) return;
-    tip.textContent = marked.get(el)!.map((x) => x.message).join(" · ");
-    const r = el.getBoundingClientRect();
-    tip.style.cssText =
-      `position:fixed;z-index:2147483001;max-width:24em;left:${r.left}px;top:${
-        r.bottom + 6
-      }px`;
-  };
-  root.append(tip);
-  document.body.append(host, notes);
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, marks];
-  const offBar = bar.slot(button);
-  button.onclick = () =>
-    void import("./checks_panel.ts").then((m) => m.openPanel(c));
-  const offs = [
+  sheet.replaceSync(rules.join(""));
+  return marked;
+}
+
+/** The tip follows the pointer, focus and caret; a scroll hides it. */
+function tipEvents(
+  { listen }: Kit,
+  tip: HTMLElement,
+  tipFor: (node?: Node | null) => void,
+): (() => void)[] {
+  return [
     ...["mouseover", "focusin"].map((type) =>
       listen(document, type, (e) => tipFor(e.target as Node))
     ),
@@ -293,6 +206,89 @@ export function attachChecks(
     ),
     listen(window, "scroll", () => tip.hidden = true, true),
   ];
+}
+
+/** Shows in `tip` the messages of the marked element at or above `node`
+ * (hides it when there is none). */
+function showTip(
+  tip: HTMLElement,
+  marked: Map<Element, Found[]>,
+  node?: Node | null,
+): void {
+  let el = node instanceof Element ? node : node?.parentElement;
+  while (el && !marked.has(el)) el = el.parentElement;
+  tip.hidden = !el;
+  if (!el) return;
+  tip.textContent = marked.get(el)!.map((x) => x.message).join(" · ");
+  const r = el.getBoundingClientRect();
+  tip.style.cssText =
+    `position:fixed;z-index:2147483001;max-width:24em;left:${r.left}px;top:${
+      r.bottom + 6
+    }px`;
+}
+
+/**
+ * Starts checking the regions of `fields` and shows what is found (see the
+ * module doc); `locale` is the page's content language (`""`: both word
+ * lists), `links` the link check endpoint (`""`: none). Returns the cleanup.
+ */
+export function attachChecks(
+  kit: Kit,
+  bar: EditBar,
+  fields: CheckField[],
+  { locale, checks: links }: { locale: string; checks: string },
+): () => void {
+  const { h, isolate } = kit;
+  const { host, root } = isolate("cms-checks", THEME);
+  const tip = h("div", { class: "k", hidden: "", "aria-hidden": "true" });
+  const button = h("button", { hidden: "", "aria-haspopup": "dialog" });
+  const marks = new CSSStyleSheet();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, 400);
+  };
+  const watch = new MutationObserver(later);
+  // The descriptions: hidden, in the document (for `aria-describedby`).
+  const notes = h("div", { hidden: "" });
+  const regions = describe(kit, fields, notes, watch);
+  /** Messages by marked element. */
+  let marked = new Map<Element, Found[]>();
+  // The content's language (none: both lists of vague link texts), the
+  // messages in the UI's.
+  const options = { locale, lang: t("lang") };
+  /** The link check, a chunk of its own, where the host routes it. */
+  let links_: LinkCheck | undefined;
+  if (links) {
+    import("./checks_links.ts").then((m) => {
+      links_ = m.linkChecker(links, finding("link-broken", options.lang));
+      later();
+    });
+  }
+  const c: Checks = { kit, root, found: [], button };
+  const run = () => {
+    const found: Found[] = [];
+    for (const { f, el, note } of regions) {
+      const mine = regionFindings(f, el, options, links_?.(el, later) ?? []);
+      note.textContent = mine.map((x) => x.message).join(". ");
+      found.push(...mine);
+    }
+    marked = mark(found, marks);
+    button.hidden = !found.length;
+    button.textContent = t("problems", { n: found.length });
+    document.dispatchEvent(new CustomEvent("cms:checks", { detail: found }));
+    c.found = found;
+    c.changed?.();
+    tipFor(getSelection()?.anchorNode);
+  };
+  const tipFor = (node?: Node | null) => showTip(tip, marked, node);
+  root.append(tip);
+  document.body.append(host, notes);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, marks];
+  const offBar = bar.slot(button);
+  button.onclick = () =>
+    void import("./checks_panel.ts").then((m) => m.openPanel(c));
+  const offs = tipEvents(kit, tip, tipFor);
   later();
   return () => {
     clearTimeout(timer);

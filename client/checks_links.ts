@@ -8,15 +8,23 @@
  */
 
 import type { Finding } from "../core/checks.ts";
-import type { LinkCheck } from "./checks.ts";
+import type {
+  LinkCheckAnswer,
+  LinkCheckBody,
+} from "../core/protocol/checks.ts";
+import type { LinkCheck } from "./checks_types.ts";
+
+/** The path and query of link `a`: what the endpoint checks. */
+const path = (a: HTMLAnchorElement) => a.pathname + a.search;
 
 /**
- * The link check: each link of a region to a path of this site that was
- * added or changed since the region was first checked is sent (once) to
- * `endpoint` (`POST {urls}` answers `{broken}`, the paths that are not
- * found); `again` runs the checks when a path is broken. Returns the
- * findings of a region: `broken` (the `link-broken` finding) on each
- * link to a broken path.
+ * The link check: the paths of a region's links to this site that were
+ * added or changed since the region was first checked are sent (each
+ * once, at most 20 a request) to `endpoint` ({@linkcode LinkCheckBody});
+ * `again` runs the checks when the answer names a broken one. A path the
+ * server could not judge (`unknown`), or a failed request, is asked again
+ * at the next change. Returns the findings of a region: `broken` (the
+ * `link-broken` finding) on each link to a broken path.
  */
 export function linkChecker(
   endpoint: string,
@@ -24,25 +32,27 @@ export function linkChecker(
 ): LinkCheck {
   const seen = new Set<string>(), bad = new Set<string>();
   const first = new WeakSet<HTMLElement>();
+  const forget = (paths: string[]) => paths.forEach((p) => seen.delete(p));
   return (el, again) => {
     const links = [...el.querySelectorAll("a[href]")].filter((a) =>
       (a as HTMLAnchorElement).origin === location.origin
     ) as HTMLAnchorElement[];
-    const urls = links.map((a) => a.pathname).filter((p) =>
-      !seen.has(p) && seen.add(p)
-    );
-    if (endpoint && first.has(el) && urls.length) {
+    const paths = links.map(path).filter((p) => !seen.has(p) && seen.add(p))
+      .slice(0, 20);
+    if (first.has(el) && paths[0]) {
       fetch(endpoint, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ urls }),
-      }).then((r) => r.json()).then(({ broken: b }: { broken: string[] }) => {
-        b.forEach((p) => bad.add(p));
-        if (b[0]) again();
-      }).catch(() => {});
+        body: JSON.stringify({ paths } satisfies LinkCheckBody),
+      }).then((r) => r.ok ? r.json() : Promise.reject())
+        .then(({ broken: b, unknown }: LinkCheckAnswer) => {
+          b.forEach((p) => bad.add(p));
+          forget(unknown);
+          if (b[0]) again();
+        }).catch(() => forget(paths));
     }
     first.add(el);
-    return links.filter((a) => bad.has(a.pathname)).map((a) => ({
+    return links.filter((a) => bad.has(path(a))).map((a) => ({
       ...broken,
       els: [a],
     }));

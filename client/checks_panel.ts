@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Checks, Found } from "./checks.ts";
+import type { Checks, Found } from "./checks_types.ts";
 import { chunkLabels, t } from "./labels.ts";
 import { fieldName } from "./labels_field.ts";
 import type { RichEditor } from "./rich_types.ts";

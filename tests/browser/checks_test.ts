@@ -133,6 +133,15 @@ clientSiteTest("checks: marks while typing, the panel, its fixes", {
       assert.equal(await outline(tab, `${REGION} p`), "none");
       assert.match(await described(tab, REGION), /Image without alt text/);
       assert.match(await described(tab, HERO), /Alt text is a file name/);
+      if (tab.puppeteer) {
+        // The accessibility tree has it as the region's description.
+        const region = await tab.puppeteer.$(REGION);
+        const node = await tab.puppeteer.accessibility.snapshot({
+          root: region!,
+          interestingOnly: false,
+        });
+        assert.match(node?.description ?? "", /Image without alt text/);
+      }
       // Nothing was written into the region: its value is unchanged.
       assert.equal(
         await tab.evaluate(
