@@ -23,6 +23,7 @@ const SEED = {
   // For axe: no finding of the kind axe reports itself (an image without
   // alt), so whatever it finds is the marks' or the panel's.
   "pages:axe": { body: "<p>Intro text.</p>", hero: "/noop" },
+  "pages:links": { body: '<p>See <a href="/about">about us</a>.</p>' },
 };
 const REGION = "div[data-cms-field]";
 const HERO = "img[data-cms-field]";
@@ -111,10 +112,28 @@ const caretInFirst = (page: Page) =>
     getSelection()!.addRange(r);
   }, REGION);
 
+/**
+ * The page script: on `/links` the page config names the link check
+ * endpoint, which the page answers itself (`/gone…` is broken) and records.
+ */
+const SCRIPT = `import * as cms from "/dist/mod.js";
+window.cms = cms;
+window.linkChecks = [];
+const real = fetch.bind(globalThis);
+globalThis.fetch = (input, init) => {
+  if (String(input) !== "/api/cms/checks/links") return real(input, init);
+  const { paths } = JSON.parse(init.body);
+  linkChecks.push(paths);
+  const broken = paths.filter((p) => p.startsWith("/gone"));
+  return Promise.resolve(Response.json({ broken, unknown: [] }));
+};
+window.cmsHandle = cms.mountCms(location.pathname === "/links" ? { checks: "/api/cms/checks/links" } : {});`;
+
 clientSiteTest("checks: marks while typing, the panel, its fixes", {
   seed: SEED,
   allowlist: { pages: { title: "plain", body: "rich", hero: "image" } },
-  pages: { "/": page("home"), "/axe": page("axe") },
+  pages: { "/": page("home"), "/axe": page("axe"), "/links": page("links") },
+  script: SCRIPT,
 }, async (t, site, browser) => {
   const open = async (p?: Page, path = "/", n = "2 problems") => {
     const tab = p ?? await browser.newPage();
@@ -133,8 +152,8 @@ clientSiteTest("checks: marks while typing, the panel, its fixes", {
       assert.equal(await outline(tab, `${REGION} p`), "none");
       assert.match(await described(tab, REGION), /Image without alt text/);
       assert.match(await described(tab, HERO), /Alt text is a file name/);
-      if (tab.puppeteer) {
-        // The accessibility tree has it as the region's description.
+      if (tab.engine === "chromium" && tab.puppeteer) {
+        // The accessibility tree has it as the region's description (CDP).
         const region = await tab.puppeteer.$(REGION);
         const node = await tab.puppeteer.accessibility.snapshot({
           root: region!,
@@ -265,6 +284,37 @@ clientSiteTest("checks: marks while typing, the panel, its fixes", {
       );
       // The panel follows: one row left, the image field's.
       assert.deepEqual((await rows(tab)).length, 1);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  await t.step("an added link to a missing page is broken", async () => {
+    const tab = await open(undefined, "/links", "1 problem");
+    try {
+      await tab.evaluate((sel) => {
+        const el = document.querySelector(sel) as HTMLElement;
+        el.dispatchEvent(new InputEvent("beforeinput"));
+        el.insertAdjacentHTML(
+          "beforeend",
+          '<p><a href="/gone?x=1">Old page</a>, <a href="https://example.com/gone">elsewhere</a>, <a href="/about">about</a></p>',
+        );
+        el.dispatchEvent(new InputEvent("input"));
+      }, REGION);
+      await waitCount(tab, "2 problems");
+      // Only the new link to this site was sent: not the one there before,
+      // not the other host's.
+      assert.deepEqual(
+        await tab.evaluate(() =>
+          (globalThis as unknown as { linkChecks: string[][] }).linkChecks
+        ),
+        [["/gone?x=1"]],
+      );
+      assert.equal(
+        await outline(tab, `${REGION} a[href^="/gone"]`),
+        "dotted",
+      );
+      assert.match(await described(tab, REGION), /Link to a missing page/);
     } finally {
       await tab.close();
     }
