@@ -146,7 +146,7 @@ export function finding(
 
 /** Alt texts that are a file name or a camera's file id. */
 const FILE_NAME =
-  /\.(jpe?g|png|gif|webp|avif|hei[cf]|svg|tiff?|bmp)$|^(img|dsc[fn]?|dcim|pxl|mvimg|gopr|dji|sam|wp|p)[ _-]?\d{3}|^(screen ?shot|bildschirmfoto|capture)\b.*\d|^[a-z]*[_-]?\d{4,}([_-]\d+)*$/i;
+  /\.(jpe?g|png|gif|webp|avif|hei[cf]|svg|tiff?|bmp)$|^(img|dsc[fn]?|dcim|pxl|mvimg|gopr|dji|sam|wp|p)[_-]?\d{3}|^(screen ?shot|bildschirmfoto|capture)\b.*\d|^[a-z]*[_-]?\d{4,}([_-]\d+)*$/i;
 
 /**
  * The findings about an image's alt text: `null`/`undefined` is a missing

@@ -65,6 +65,8 @@ Deno.test("img-alt-filename: file names and camera ids, not descriptions", () =>
       "Screenshot of the settings page",
       "Image of a PNG logo",
       "Map of zone 1234",
+      "Sam 1999 at the finish line",
+      "P 500 series printer",
     ]
   ) {
     assert.deepEqual(rules(`<img src="/a" alt="${alt}">`), [], alt);
