@@ -29,7 +29,7 @@ const label = chunkLabels({
 });
 
 const CSS =
-  `.pn{position:fixed;z-index:2147483001;right:16px;bottom:72px;width:min(26em,calc(100vw - 32px));max-height:60vh;overflow:auto}
+  `.pn{position:fixed;z-index:2147483001;right:16px;width:min(26em,calc(100vw - 32px));overflow:auto}
 ul{margin:0 0 var(--sp);padding:0;list-style:none}
 li{display:flex;gap:4px;padding:4px 0}
 li button{white-space:normal;justify-content:flex-start;flex:1 1 auto}
@@ -159,6 +159,11 @@ export function openPanel(c: Checks): void {
   };
   c.changed = render;
   render();
+  // Above the bar, however many rows it has (a narrow screen wraps it).
+  const top = button.parentElement!.parentElement!.getBoundingClientRect().top;
+  panel.style.cssText = `bottom:${innerHeight - top + 8}px;max-height:${
+    top - 16
+  }px`;
   root.append(panel);
   button.setAttribute("aria-expanded", "true");
   panel.focus();

@@ -377,13 +377,18 @@ const SCENES: Scene[] = [
     title:
       "Content checks: problems marked as you type, the tip at the caret, the count in the bar",
     async run(page) {
-      await select(page, "Sign in", true);
+      // Two paragraphs posing as a list, one with a repeated word, after
+      // the first paragraph (as one edit of the region).
       await page.evaluate(() => {
-        document.execCommand(
-          "insertHTML",
-          false,
+        const body = document.querySelector(
+          "[data-cms-field='pages:home:body']",
+        ) as HTMLElement;
+        body.dispatchEvent(new InputEvent("beforeinput"));
+        body.querySelector("p")!.insertAdjacentHTML(
+          "afterend",
           "<p>• Fresh bread every morning</p><p>• Cheese from the the valley</p>",
         );
+        body.dispatchEvent(new InputEvent("input"));
       });
       await select(page, "the the", true);
       await shadow(page, "cms-checks", "div.k:not([hidden])");
