@@ -114,20 +114,24 @@ const caretInFirst = (page: Page) =>
 
 /**
  * The page script: on `/links` the page config names the link check
- * endpoint, which the page answers itself (`/gone…` is broken) and records.
+ * endpoint, which the page answers itself (`/gone…` is broken) and records;
+ * `?draft` is draft mode, whose drafts listing and publish it answers.
  */
 const SCRIPT = `import * as cms from "/dist/mod.js";
 window.cms = cms;
 window.linkChecks = [];
 const real = fetch.bind(globalThis);
 globalThis.fetch = (input, init) => {
-  if (String(input) !== "/api/cms/checks/links") return real(input, init);
+  const url = String(input);
+  if (url.endsWith("/api/cms/drafts")) return Promise.resolve(Response.json({ drafts: [] }));
+  if (url.endsWith("/api/cms/publish")) return Promise.resolve(Response.json({ published: JSON.parse(init.body).fields }));
+  if (url !== "/api/cms/checks/links") return real(input, init);
   const { paths } = JSON.parse(init.body);
   linkChecks.push(paths);
   const broken = paths.filter((p) => p.startsWith("/gone"));
   return Promise.resolve(Response.json({ broken, unknown: [] }));
 };
-window.cmsHandle = cms.mountCms(location.pathname === "/links" ? { checks: "/api/cms/checks/links" } : {});`;
+window.cmsHandle = cms.mountCms(location.pathname === "/links" ? { checks: "/api/cms/checks/links" } : location.search === "?draft" ? { publish: "/api/cms/publish" } : {});`;
 
 clientSiteTest("checks: marks while typing, the panel, its fixes", {
   seed: SEED,
@@ -319,6 +323,41 @@ clientSiteTest("checks: marks while typing, the panel, its fixes", {
       await tab.close();
     }
   });
+
+  await t.step(
+    "the toast after a publish says what the checks find",
+    async () => {
+      const tab = await browser.newPage();
+      try {
+        await open(tab, "/?draft");
+        await caretInFirst(tab);
+        await tab.type(" More.");
+        await tab.evaluate(() =>
+          (globalThis as unknown as PageGlobals).cmsHandle.save()
+        );
+        await tab.waitFor(() =>
+          [
+            ...document.querySelector("cms-edit-bar")!.shadowRoot!
+              .querySelectorAll("button"),
+          ].find((b) => b.textContent === "Publish (1)")
+        );
+        await tab.evaluate(() =>
+          ([
+            ...document.querySelector("cms-edit-bar")!.shadowRoot!
+              .querySelectorAll("button"),
+          ].find((b) => b.textContent === "Publish (1)") as HTMLElement).click()
+        );
+        await tab.waitFor(() =>
+          [
+            ...document.querySelector("cms-edit-bar")!.shadowRoot!
+              .querySelectorAll(".n span"),
+          ].some((s) => s.textContent === "Published: Body. 2 problems.")
+        );
+      } finally {
+        await tab.close();
+      }
+    },
+  );
 
   for (const dark of [false, true]) {
     await t.step(
