@@ -139,7 +139,7 @@ function selector(id: string, region: Element, el: Element): string {
 const D = "aria-describedby";
 
 /**
- * The regions of `fields` to check (rich and image ones), each described
+ * The regions of `fields` (rich and image ones) to check, each described
  * by a hidden element in `notes` (its messages; an element that is only
  * not rendered, like a shadow host's unslotted child, is not read by every
  * engine) and watched by `watch`.
@@ -150,7 +150,7 @@ function describe(
   notes: HTMLElement,
   watch: MutationObserver,
 ) {
-  return fields.filter((f) => f.rich || f.image).flatMap((f) =>
+  return fields.flatMap((f) =>
     f.els.map((el) => {
       const id = `cms-check-${notes.children.length}`, own = el.getAttribute(D);
       const note = h("div", { id });
@@ -228,9 +228,10 @@ function showTip(
 }
 
 /**
- * Starts checking the regions of `fields` and shows what is found (see the
- * module doc); `locale` is the page's content language (`""`: both word
- * lists), `links` the link check endpoint (`""`: none). Returns the cleanup.
+ * Starts checking the regions of `fields` (the rich and image fields) and
+ * shows what is found (see the module doc); `locale` is the page's content
+ * language (`""`: both word lists), `checks` the link check endpoint
+ * (`""`: none). Returns the cleanup.
  */
 export function attachChecks(
   kit: Kit,

@@ -193,9 +193,10 @@ async function attachFeatures(
         (id) => fieldOf(s, id)?.els ?? [],
       ));
   }
-  // Content checks where a rich or an image region is: after the editor.
-  if (s.list.some((f) => f.rich || f.image)) {
-    when(import("./checks.ts"), (m) => m.attachChecks(kit, bar, s.list, cfg));
+  // Content checks of the rich and image regions, if any: after the editor.
+  const checked = s.list.filter((f) => f.rich || f.image);
+  if (checked[0]) {
+    when(import("./checks.ts"), (m) => m.attachChecks(kit, bar, checked, cfg));
   }
   if (cfg.locale && cfg.locales.length) {
     when(
