@@ -242,7 +242,9 @@ export function attachChecks(
   const { h, isolate } = kit;
   const { host, root } = isolate("cms-checks", THEME);
   const tip = h("div", { class: "k", hidden: "", "aria-hidden": "true" });
-  const button = h("button", { hidden: "", "aria-haspopup": "dialog" });
+  const button = h("button", { "aria-haspopup": "dialog" });
+  /** Removes the count from the bar (it is there while there are any). */
+  let offBar: (() => void) | undefined;
   const marks = new CSSStyleSheet();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const later = () => {
@@ -275,7 +277,8 @@ export function attachChecks(
       found.push(...mine);
     }
     marked = mark(found, marks);
-    button.hidden = !found.length;
+    if (!found[0]) offBar = void offBar?.();
+    else offBar ??= bar.slot(button);
     button.textContent = t("problems", { n: found.length });
     document.dispatchEvent(new CustomEvent("cms:checks", { detail: found }));
     c.found = found;
@@ -286,7 +289,6 @@ export function attachChecks(
   root.append(tip);
   document.body.append(host, notes);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, marks];
-  const offBar = bar.slot(button);
   button.onclick = () =>
     void import("./checks_panel.ts").then((m) => m.openPanel(c));
   const offs = tipEvents(kit, tip, tipFor);
@@ -295,7 +297,7 @@ export function attachChecks(
     clearTimeout(timer);
     watch.disconnect();
     offs.forEach((off) => off());
-    offBar();
+    offBar?.();
     for (const { el, own } of regions) {
       own === null ? el.removeAttribute(D) : el.setAttribute(D, own);
     }
