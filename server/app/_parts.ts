@@ -17,6 +17,7 @@ import {
   serveLocalMedia,
 } from "../media/mod.ts";
 import { createHistoryHandler } from "../history/mod.ts";
+import { createLinkCheckHandler } from "../checks/mod.ts";
 import {
   createCancelScheduleHandler,
   createDiscardHandler,
@@ -272,6 +273,17 @@ function addContentParts({ options, base, on, store, add, hooks }: Ctx) {
         storage: storage as ListableMediaStorage,
         store,
       }),
+    );
+  }
+  if (options.linkCheck !== false) {
+    const settings = typeof options.linkCheck === "object"
+      ? options.linkCheck
+      : {};
+    add(
+      "checks",
+      `${base}/checks/links`,
+      ["POST"],
+      createLinkCheckHandler({ ...options, ...settings }),
     );
   }
   if (on.history && keepsHistory(store)) {

@@ -14,7 +14,7 @@ import {
 import type { EditorEvents } from "../events/mod.ts";
 import type { Scheduler } from "../drafts/mod.ts";
 import { log } from "../ops/mod.ts";
-import { cmsScript } from "../markup/mod.ts";
+import { type CmsPageConfig, cmsScript } from "../markup/mod.ts";
 import type { CmsOptions } from "./options.ts";
 import { basePathOf, buildParts, type Part } from "./_parts.ts";
 
@@ -37,33 +37,9 @@ export interface CmsRoute {
  * id="cms-config">`): the endpoints the service routes, and what only the
  * page knows. See the client's `CmsConfig`.
  */
-export interface PageConfig {
+export interface PageConfig extends CmsPageConfig {
   /** Save endpoint. */
   save: string;
-  /** Media endpoint (when `storage` is given). */
-  media?: string;
-  /** History endpoint (when history is on). */
-  history?: string;
-  /** Publish endpoint (draft mode); drafts and discard are its siblings. */
-  publish?: string;
-  /** Schedule listing (when schedules are on). */
-  schedule?: string;
-  /** Media library (when the library is on). */
-  library?: string;
-  /** Editor event stream (when events are on). */
-  events?: string;
-  /** Public base URL of uploaded media. */
-  mediaBase?: string;
-  /** The editor's display name. */
-  editor?: string;
-  /** Where Done goes. */
-  exit?: string;
-  /** Whether the edit bar shows Settings (`false` for a site without a panel). */
-  settings?: boolean;
-  /** The page's locale. */
-  locale?: string;
-  /** The site's locales and this page's URL in each. */
-  locales?: { tag: string; url: string }[];
 }
 
 /** What only the page knows: merged into {@linkcode Cms.pageConfig}. */
@@ -235,8 +211,9 @@ function configOf(
 /** Parts named in the page config under another key, or their own. */
 const NAMED: Record<
   string,
-  "history" | "publish" | "schedule" | "library" | "events"
+  "history" | "publish" | "schedule" | "library" | "events" | "checks"
 > = {
+  checks: "checks",
   history: "history",
   publish: "publish",
   schedule: "schedule",

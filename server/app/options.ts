@@ -10,6 +10,7 @@ import type { SaveHandlerOptions } from "../save/mod.ts";
 import type { MediaHandlerOptions, MediaStorage } from "../media/mod.ts";
 import type { EditorEventsOptions, EventBus } from "../events/mod.ts";
 import type { PreviewSigner } from "../drafts/mod.ts";
+import type { LinkCheckHandlerOptions, PublishChecks } from "../checks/mod.ts";
 import type { Draft } from "../store/mod.ts";
 
 /** The editor event stream's own settings (see `EditorEvents`). */
@@ -54,6 +55,7 @@ export interface CmsPreviewOptions {
  * | schedule, schedule/cancel | `schedules` is set (draft mode; a scheduler runs in this process) |
  * | preview | `preview` is set (draft mode) |
  * | events | `events` is set, or a `bus` is given |
+ * | checks/links | always (unless `linkCheck: false`): the editor's link check |
  * | client files | always (unless `client: false`) |
  */
 export interface CmsOptions extends
@@ -120,4 +122,21 @@ export interface CmsOptions extends
   onDiscard?: (field: string, editor: Editor) => void | Promise<void>;
   /** Most revisions one history listing returns. Default 1000. */
   maxHistory?: number;
+  /**
+   * The link check endpoint (`checks/links`): the editor asks it whether
+   * links it adds to this site answer 404 (`HEAD` requests to this site
+   * only, bounded). `false`: not routed; or its settings. Default: on.
+   */
+  linkCheck?:
+    | boolean
+    | Pick<
+      LinkCheckHandlerOptions,
+      "fetchOrigin" | "maxPaths" | "timeoutMs" | "ratePerMinute" | "cacheMs"
+    >;
+  /**
+   * Publish waits for clean content (draft mode): refuse to publish fields
+   * whose drafts have error-level content findings (see `checkContent`).
+   * Default: off.
+   */
+  checkOnPublish?: PublishChecks;
 }

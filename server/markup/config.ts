@@ -54,6 +54,11 @@ export interface CmsPageConfig {
    * saved values arrive live. Absent: off.
    */
   events?: string;
+  /**
+   * Link check endpoint, e.g. `/api/cms/checks/links`: links an editor adds
+   * or changes are checked for 404s on this site. Absent: not checked.
+   */
+  checks?: string;
   /** The page's locale, on a site with locales (e.g. `"de"`). */
   locale?: string;
   /**

@@ -104,6 +104,7 @@ Deno.test("createCms: a memory storage gets media and library, no file route", a
   });
   const names = new Set(cms.routes.map((r) => r.name));
   assert.deepEqual([...names].sort(), [
+    "checks",
     "client",
     "history",
     "library",
@@ -199,6 +200,7 @@ Deno.test("createCms: editorScripts escapes the page config and loads the client
   assert.deepEqual(JSON.parse(json ?? "null"), {
     save: "/cms/save",
     history: "/cms/history",
+    checks: "/cms/checks/links",
     editor: "</script><b>Ada</b>",
   });
   assert.match(

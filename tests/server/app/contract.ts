@@ -35,6 +35,7 @@ export const ENDPOINTS: Record<string, string> = {
   schedule: "schedule",
   cancelSchedule: "schedule/cancel",
   events: "events",
+  checks: "checks/links",
 };
 
 /** The test site's content. */
@@ -57,7 +58,7 @@ const CASES: Case[] = [
   {
     label: "defaults (no storage)",
     options: () => ({ authorize, allowlist: content, store: store() }),
-    parts: ["save", "history", "client"],
+    parts: ["save", "history", "client", "checks"],
   },
   {
     label: "history off, no client",
@@ -67,6 +68,7 @@ const CASES: Case[] = [
       store: store(),
       history: false,
       client: false,
+      linkCheck: false,
     }),
     parts: ["save"],
   },
@@ -78,7 +80,15 @@ const CASES: Case[] = [
       store: store(),
       storage: local(dir),
     }),
-    parts: ["save", "media", "library", "history", "client", "files"],
+    parts: [
+      "save",
+      "media",
+      "library",
+      "history",
+      "client",
+      "files",
+      "checks",
+    ],
   },
   {
     label: "drafts at /cms, no library",
@@ -100,6 +110,7 @@ const CASES: Case[] = [
       "discard",
       "client",
       "files",
+      "checks",
     ],
   },
   {
@@ -196,7 +207,15 @@ async function routedExactly(
   assert.equal(cms.mount, c.parts.includes("client") ? mount : null);
   // The page config names exactly what is routed.
   const config = cms.pageConfig({ editor: "Ada", settings: false });
-  const keys = ["media", "history", "publish", "schedule", "library", "events"];
+  const keys = [
+    "media",
+    "history",
+    "publish",
+    "schedule",
+    "library",
+    "events",
+    "checks",
+  ];
   for (const key of keys) {
     assert.equal(
       config[key as keyof typeof config],
