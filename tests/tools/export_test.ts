@@ -1,6 +1,7 @@
 /**
  * `deno task export` / `deno task import`: the real CLIs, Deno KV →
- * PostgreSQL → Deno KV, identical content, history and unpublished drafts;
+ * PostgreSQL → Deno KV, identical content, history, unpublished drafts,
+ * review comments and verdicts;
  * a non-empty store and a bad line are refused.
  */
 import assert from "node:assert/strict";
@@ -82,6 +83,44 @@ Deno.test(
           editor: "Cy",
         });
         draftsBefore = await store.drafts();
+        // A thread with a reply, resolved, and a verdict on the page.
+        const anchor = {
+          field: "pages:home:title",
+          quote: "Draft",
+          prefix: "",
+          suffix: " ✏️",
+        };
+        const author = { name: "Rita", kind: "reviewer" as const };
+        const created = "2030-01-01T00:00:00.000Z";
+        await store.addComment({
+          id: "c1",
+          page: "/",
+          anchor,
+          thread: "c1",
+          text: "Wörds 👋",
+          author,
+          created,
+        });
+        await store.addComment({
+          id: "c2",
+          page: "/",
+          anchor,
+          thread: "c1",
+          text: "Reply",
+          author,
+          created,
+        });
+        await store.updateComment("c1", {
+          resolved: { by: "Ada", at: created },
+        });
+        await store.addApproval({
+          id: "a1",
+          page: "/",
+          verdict: "approved",
+          by: author,
+          at: created,
+          fields: [{ field: "pages:home:title", version: "1" }],
+        });
       } finally {
         kv.close();
       }
@@ -112,6 +151,8 @@ Deno.test(
       );
       assert.equal(la.filter((l) => l.type === "record").length, 2);
       assert.equal(la.filter((l) => l.type === "revision").length, 11);
+      assert.equal(la.filter((l) => l.type === "comment").length, 2);
+      assert.equal(la.filter((l) => l.type === "approval").length, 1);
       assert.deepEqual(
         la.filter((l) => l.type === "draft").map((l) => l.draft),
         draftsBefore?.toSorted((a, b) =>
@@ -172,3 +213,46 @@ Deno.test(
     }
   },
 );
+
+Deno.test("import: comment and verdict lines are read and checked", async () => {
+  const { parseLines } = await import("../../tools/import.ts");
+  const comment = {
+    id: "c1",
+    page: "/",
+    anchor: { field: "pages:home:title", quote: "Hi", prefix: "", suffix: "" },
+    thread: "c1",
+    text: "Ok",
+    author: { name: "Rita", kind: "reviewer" },
+    created: "2030-01-01T00:00:00.000Z",
+  };
+  const approval = {
+    id: "a1",
+    page: "/",
+    verdict: "approved",
+    by: { name: "Rita", kind: "reviewer" },
+    at: "2030-01-01T00:00:00.000Z",
+    fields: [],
+  };
+  const read = (...lines: unknown[]) =>
+    Array.fromAsync(
+      parseLines(
+        ReadableStream.from([lines.map((l) => JSON.stringify(l)).join("\n")]),
+      ),
+    );
+  const lines = await read(
+    { type: "comment", comment },
+    { type: "approval", approval },
+  );
+  assert.deepEqual(lines.map((l) => l.type), ["comment", "approval"]);
+  await assert.rejects(
+    read({ type: "comment", comment }, {
+      type: "comment",
+      comment: { ...comment, text: "x".repeat(2001) },
+    }),
+    /line 2: A comment may have at most 2000 characters/,
+  );
+  await assert.rejects(
+    read({ type: "approval", approval: { ...approval, verdict: "maybe" } }),
+    /line 1: Not a valid verdict/,
+  );
+});
