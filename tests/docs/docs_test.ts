@@ -100,17 +100,6 @@ export function linksOf(file: string, text: string): Link[] {
   return out;
 }
 
-/** Guides other parts of the product write; named in a missing-file report. */
-const GUIDES_BY_OTHERS = [
-  "docs/wiring.md",
-  "docs/fresh.md",
-  "docs/content.md",
-  "docs/images.md",
-  "docs/presence.md",
-  "docs/deployment.md",
-  "docs/checks.md",
-];
-
 /** Why each link that does not resolve fails, as `file:line target: why`. */
 export function brokenLinks(root: string, files: string[]): string[] {
   const texts = new Map<string, string | null>();
@@ -146,10 +135,7 @@ export function brokenLinks(root: string, files: string[]): string[] {
         stat = Deno.statSync(`${root}/${path}`);
       } catch { /* missing */ }
       if (!stat) {
-        const owner = GUIDES_BY_OTHERS.includes(path)
-          ? " (a guide written with another part of the product: present once merged)"
-          : "";
-        broken.push(`${where}: no file ${path}${owner}`);
+        broken.push(`${where}: no file ${path}`);
         continue;
       }
       if (!fragment || !path.endsWith(".md") || stat.isDirectory) continue;
