@@ -170,8 +170,12 @@ export interface DemoServer {
   close(): Promise<void>;
   /** The site's handler (health endpoints included). */
   fetch(req: Request, info: Deno.ServeHandlerInfo): Promise<Response>;
-  /** Ends the editor event streams with a `retry:` hint (on shutdown). */
-  endStreams(): Promise<void>;
+  /**
+   * On shutdown: stops the background work (the scheduler, the event bus)
+   * and ends the editor event streams with a `retry:` hint, so a `deno
+   * serve` worker can exit once its requests are done.
+   */
+  stopBackground(): Promise<void>;
 }
 
 /** Starts the demo site. */
@@ -281,7 +285,7 @@ export async function startDemo(
         stopped,
         close: () => runCleanup(cleanup),
         fetch: async (req, info) => await answer(req, info),
-        endStreams: async () => await cms?.events?.close(),
+        stopBackground: async () => await cms?.close(),
       };
     }
     const server = serveGracefully(answer, {
@@ -309,7 +313,7 @@ export async function startDemo(
       stopped: server.finished,
       close: () => runCleanup(cleanup),
       fetch: async (req, info) => await answer(req, info),
-      endStreams: async () => await cms?.events?.close(),
+      stopBackground: async () => await cms?.close(),
     };
   } catch (err) {
     await runCleanup(cleanup);

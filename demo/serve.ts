@@ -51,10 +51,11 @@ const demo = await startDemo({
 });
 
 // On SIGTERM deno serve waits for every open request, and an editor's
-// event stream never ends by itself: each worker ends its streams (with a
-// `retry:` hint, so editors reconnect elsewhere) and the workers can stop.
+// event stream never ends by itself, nor do the scheduler's and the event
+// bus's timers: each worker stops them and ends its streams (with a
+// `retry:` hint, so editors reconnect elsewhere), and the workers can exit.
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  Deno.addSignalListener(signal, () => void demo.endStreams());
+  Deno.addSignalListener(signal, () => void demo.stopBackground());
 }
 
 export default {

@@ -96,16 +96,20 @@ function freePort(): number {
 /**
  * The demo under `deno serve --parallel` (`demo/serve.ts`) with `workers`
  * workers (`DENO_JOBS`) on one KV file. The data folder is made first by
- * one demo process, so every worker starts on a set-up store.
+ * one demo process, so every worker starts on a set-up store; `fresh`:
+ * the workers start together on an empty one.
  */
 export async function serveParallel(
   workers: number,
   extra: Record<string, string> = {},
+  { fresh = false } = {},
 ): Promise<KvSite & { child: Deno.ChildProcess }> {
   const dir = await prepare();
   const env = baseEnv(dir, extra);
+  // Unless `fresh`, one demo process sets the data folder up first; fresh,
+  // the workers start together on an empty one and must agree.
   try {
-    await stopDemo(await spawnDemo(env, { stderr: "null" }));
+    if (!fresh) await stopDemo(await spawnDemo(env, { stderr: "null" }));
   } catch (err) {
     await Deno.remove(dir, { recursive: true });
     throw err;
@@ -126,11 +130,19 @@ export async function serveParallel(
     stderr: "null",
   }).spawn();
   const url = `http://127.0.0.1:${port}`;
+  // Bounded: a worker that never exits is killed (and its test fails on
+  // its own assertions, not by hanging).
   const close = async () => {
+    const timer = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone */ }
+    }, 15_000);
     try {
       child.kill("SIGTERM");
     } catch { /* gone */ }
     await child.status;
+    clearTimeout(timer);
     await Deno.remove(dir, { recursive: true });
   };
   try {
