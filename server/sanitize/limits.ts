@@ -107,6 +107,8 @@ export class LimitCount {
   engaged = false;
   /** The first limit passed, once one is. */
   refusal: HttpError | null = null;
+  /** `<body>` elements the parser created (one, but in a frameset document). */
+  bodies = 0;
   /**
    * The attributes of the start tag being handled, which the tokenizer has
    * charged: the first element made from them is free; an element made
@@ -336,6 +338,7 @@ function countingAdapter(count: LimitCount, tree: Adapter): CountingAdapter {
     createElement(tagName: string, namespaceURI: NS, attrs: Token.Attribute[]) {
       flush();
       if (namespaceURI !== HTML_NS || !IMPLIED.has(tagName)) count.node();
+      else if (tagName === "body") count.bodies++;
       // A reopened clone carries its attributes again.
       if (attrs === count.charged) count.charged = null;
       else count.addAttributes(attrs.length);
