@@ -13,7 +13,11 @@
  *    start), `scanLimits` counts with a parse of its own first.
  * 2. **The policy as in the browser.** DOMPurify applies the policy's
  *    hooks; unwrapping is linear (each node moves at most once, see
- *    `core/sanitizer.ts`). What the parser puts outside the
+ *    `core/sanitizer.ts`). DOMPurify runs on a view of the jsdom window
+ *    (`_window.ts`) that answers its reads of each parsed document without
+ *    the two walks of the whole document jsdom would make; at start it is
+ *    checked to sanitize sample values as on jsdom's own window, else the
+ *    window itself is used. What the parser puts outside the
  *    body (a leading `<style>`, comments before `<html>`) is counted as
  *    removed by the policy's hooks; a `<frameset>` that replaces the body
  *    yields an empty value and one removal.
