@@ -107,7 +107,10 @@ export class LimitCount {
   engaged = false;
   /** The first limit passed, once one is. */
   refusal: HttpError | null = null;
-  /** `<body>` elements the parser created (one, but in a frameset document). */
+  /**
+   * Elements named `body` the parser created, in any namespace (one `<body>`
+   * but in a frameset document).
+   */
   bodies = 0;
   /**
    * The attributes of the start tag being handled, which the tokenizer has
@@ -357,8 +360,8 @@ function countingAdapter(count: LimitCount, tree: Adapter): CountingAdapter {
   const adapter = Object.assign(wrapped, {
     createElement(tagName: string, namespaceURI: NS, attrs: Token.Attribute[]) {
       flush();
+      if (tagName === "body") count.bodies++;
       if (namespaceURI !== HTML_NS || !IMPLIED.has(tagName)) count.node();
-      else if (tagName === "body") count.bodies++;
       // A reopened clone carries its attributes again.
       if (attrs === count.charged) count.charged = null;
       else count.addAttributes(attrs.length);
