@@ -139,10 +139,12 @@ const nodeImpl = (() => {
 function documentWalks(fn: () => void): number {
   const original = nodeImpl._descendantsToArray;
   let walks = 0;
-  nodeImpl._descendantsToArray = function (this: { nodeType: number }) {
+  nodeImpl._descendantsToArray = function (
+    this: { nodeType: number },
+    ...args: unknown[]
+  ) {
     if (this.nodeType === 9) walks++;
-    // deno-lint-ignore prefer-rest-params
-    return original.apply(this, arguments as unknown as []);
+    return original.apply(this, args as []);
   };
   try {
     fn();
