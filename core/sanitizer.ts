@@ -28,13 +28,13 @@
  */
 
 import {
+  type DomDocument,
   type DomElement,
   type DomNode,
   type DomText,
   flattenUnwrapped,
   isBoundary,
   isHtmlElement,
-  outsideBody,
   protectPreNewline,
 } from "./sanitizer_dom.ts";
 import {
@@ -192,9 +192,55 @@ function unwrapInDom(
   );
   const next = node.nextSibling;
   for (const child of out) {
-    parent.insertBefore(child ?? node.ownerDocument.createElement("br"), next);
+    parent.insertBefore(child ?? createBr(node.ownerDocument), next);
   }
   parent.removeChild(node);
+}
+
+/**
+ * A `<br>` of `doc`, made with the `createElement` of its prototype: jsdom
+ * answers a read of a property on the document itself (`doc.createElement`)
+ * by looking the name up among the document's named elements first, a walk
+ * of the whole document after each change to its images.
+ */
+function createBr(doc: DomDocument): DomElement {
+  return (Object.getPrototypeOf(doc) as DomDocument).createElement.call(
+    doc,
+    "br",
+  );
+}
+
+/**
+ * {@linkcode outsideBody} for a body DOMPurify walks, read from the body's
+ * side without reading a property of the document itself (see
+ * {@linkcode createBr}): its document's root, the root's other children
+ * and the root's siblings.
+ */
+function outsideBodyOf(body: DomElement): number {
+  const root = body.parentNode as DomElement | null;
+  if (
+    root === null || root.parentNode !== body.ownerDocument ||
+    !isHtmlElement(root, "html")
+  ) return 0;
+  let count = 0;
+  let head: DomElement | null = null;
+  let first = true;
+  for (let n = root.firstChild; n !== null; n = n.nextSibling) {
+    if (n.nodeType === 8) count++;
+    else if (!isHtmlElement(n)) continue;
+    else if (head === null && n.localName === "head") head = n;
+    else if (first && (n.localName === "body" || n.localName === "frameset")) {
+      // The document's body is the root's first body or frameset.
+      if (n !== body) return 0;
+      first = false;
+    }
+  }
+  for (const step of ["previousSibling", "nextSibling"] as const) {
+    for (let n = root[step]; n !== null; n = n[step]) {
+      if (n.nodeType === 8) count++;
+    }
+  }
+  return count + (head?.childNodes.length ?? 0);
 }
 
 interface InstanceState {
@@ -256,7 +302,7 @@ function elementHook(state: InstanceState) {
     const tag = node.localName;
     if (tag === "body") {
       state.body = node;
-      state.removed += outsideBody(node);
+      state.removed += outsideBodyOf(node);
       return;
     }
     if (tag === "img") {

@@ -23,6 +23,8 @@ type CountedOptions = Parameters<typeof countedParse>[2];
 
 /** The count the next document parse goes into, while one is asked for. */
 let pending: LimitCount | null = null;
+/** The count of the last counted parse, until {@linkcode takeParsed}. */
+let parsed: LimitCount | null = null;
 let installed = false;
 
 /** The jsdom document internals {@linkcode primeBaseUrl} reads. */
@@ -61,10 +63,13 @@ function install(): void {
     options?: ParserOptions<TreeAdapterTypeMap>,
   ) {
     const count = pending;
+    parsed = null;
     if (!count) return original.call(this, html, options);
     pending = null;
     primeBaseUrl(options?.treeAdapter);
-    return countedParse(this, html, options as CountedOptions, count);
+    const document = countedParse(this, html, options as CountedOptions, count);
+    parsed = count;
+    return document;
   };
   Parser.parse = counting as typeof Parser.parse;
 }
@@ -85,11 +90,21 @@ export function countingNextParse<T>(
   try {
     result = parseAndSanitize();
   } finally {
-    pending = null;
+    pending = parsed = null;
   }
   if (!count.engaged) throw new Error("the HTML parse was not counted");
   if (count.refusal) throw count.refusal;
   return result;
+}
+
+/**
+ * The count of the document parse that just ended in this thread, if it was
+ * counted; each count is handed out once.
+ */
+export function takeParsed(): LimitCount | null {
+  const count = parsed;
+  parsed = null;
+  return count;
 }
 
 /** Whether `parse` (one HTML document parse by jsdom) is counted. */

@@ -13,7 +13,11 @@
  *    start), `scanLimits` counts with a parse of its own first.
  * 2. **The policy as in the browser.** DOMPurify applies the policy's
  *    hooks; unwrapping is linear (each node moves at most once, see
- *    `core/sanitizer.ts`). What the parser puts outside the
+ *    `core/sanitizer.ts`). DOMPurify runs on a view of the jsdom window
+ *    (`_window.ts`) that answers its reads of each parsed document without
+ *    the two walks of the whole document jsdom would make; at start it is
+ *    checked to sanitize sample values as on jsdom's own window, else the
+ *    window itself is used. What the parser puts outside the
  *    body (a leading `<style>`, comments before `<html>`) is counted as
  *    removed by the policy's hooks; a `<frameset>` that replaces the body
  *    yields an empty value and one removal.
@@ -28,14 +32,16 @@
  * @module
  */
 
-import type { WindowLike } from "dompurify";
+import type { DOMPurify, WindowLike } from "dompurify";
 import {
   createSanitizer,
+  SANITIZER_POLICY,
   type SanitizeResult,
   type SanitizerOptions,
 } from "../../core/sanitizer.ts";
 import { HTML_LIMITS, type HtmlLimits, scanLimits } from "./limits.ts";
 import { countingNextParse, parseIsCounted } from "./_parse_hook.ts";
+import { purifyWindow } from "./_window.ts";
 
 export { HTML_LIMITS, type HtmlLimits };
 
@@ -55,15 +61,25 @@ const FRAMESET = /<frameset[\t\n\f\r />]/i;
  * past the limits and `TypeError` for a non-string.
  */
 export async function createDomSanitizer(window?: unknown): Promise<
-  DomSanitize & { readonly countsInParse: boolean }
+  DomSanitize & {
+    readonly countsInParse: boolean;
+    readonly viewsDocuments: boolean;
+  }
 > {
   const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([
     import("jsdom"),
     import("dompurify"),
   ]);
-  const purify = createDOMPurify(
-    (window ?? new JSDOM("<!DOCTYPE html>").window) as WindowLike,
-  );
+  const win = window ?? new JSDOM("<!DOCTYPE html>").window;
+  const plain = createDOMPurify(win as WindowLike);
+  const inParse = parseIsCounted(() => plain.sanitize("<p>x</p>"));
+  // DOMPurify on a view of the window that spares it two walks of each
+  // parsed document (`_window.ts`), once it is seen to answer the same.
+  let purify = plain;
+  if (inParse) {
+    const viewed = createDOMPurify(purifyWindow(win) as WindowLike);
+    if (answersAlike(viewed, plain)) purify = viewed;
+  }
   const sanitizers = new Map<
     string | undefined,
     ReturnType<typeof createSanitizer>
@@ -76,7 +92,6 @@ export async function createDomSanitizer(window?: unknown): Promise<
     }
     return s;
   };
-  const inParse = parseIsCounted(() => purify.sanitize("<p>x</p>"));
   const sanitize: DomSanitize = (html, options = {}, limits = HTML_LIMITS) => {
     if (typeof html !== "string") {
       throw new TypeError("sanitizeHtml expects a string of HTML");
@@ -97,5 +112,40 @@ export async function createDomSanitizer(window?: unknown): Promise<
     }
     return result;
   };
-  return Object.assign(sanitize, { countsInParse: inParse });
+  return Object.assign(sanitize, {
+    countsInParse: inParse,
+    viewsDocuments: purify !== plain,
+  });
+}
+
+/** Values whose parse DOMPurify reads in each way `_window.ts` answers. */
+const SAMPLES = [
+  '<p class="a">x<b>y</b></p><img src="/a.png" width="1" height="1"><div>z</div>',
+  "  \n<p>leading space</p>",
+  "<title>t</title><!--c--><p>x</p>",
+  "<p>x</p><frameset><frame></frameset>",
+  "<frameset></frameset>",
+  '<body a="1"><p>x</p></body><body b="2">y',
+  "<svg><body><p>x</p></svg><template><body>y</template>",
+  "",
+];
+
+/**
+ * Whether `viewed` (DOMPurify on `purifyWindow`) sanitizes the samples as
+ * `plain` does, each parse counted; false where it throws.
+ */
+function answersAlike(viewed: DOMPurify, plain: DOMPurify): boolean {
+  try {
+    return SAMPLES.every((html) => {
+      const [a, b] = [viewed, plain].map((purify) =>
+        countingNextParse(
+          HTML_LIMITS,
+          () => purify.sanitize(html, SANITIZER_POLICY) as string,
+        )
+      );
+      return a === b;
+    });
+  } catch {
+    return false;
+  }
 }

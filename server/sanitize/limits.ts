@@ -108,6 +108,11 @@ export class LimitCount {
   /** The first limit passed, once one is. */
   refusal: HttpError | null = null;
   /**
+   * Elements named `body` the parser created, in any namespace (one `<body>`
+   * but in a frameset document).
+   */
+  bodies = 0;
+  /**
    * The attributes of the start tag being handled, which the tokenizer has
    * charged: the first element made from them is free; an element made
    * from an earlier tag's attributes is a reopened clone, charged again.
@@ -115,8 +120,13 @@ export class LimitCount {
   charged: unknown = null;
   /** Template contents, to walk up from them to their template. */
   readonly hosts = new Map<AnyNode, AnyNode>();
-  /** Each element's depth when it was inserted. */
-  readonly depths = new Map<AnyNode, number>();
+  /**
+   * While nothing moved: the element inserted last and the nodes above it
+   * (template contents lead to their template), from the top; and the
+   * depth of each (elements among it and above it).
+   */
+  private chain: AnyNode[] = [];
+  private chainDepths: number[] = [];
 
   constructor(readonly limits: HtmlLimits) {}
 
@@ -166,26 +176,41 @@ export class LimitCount {
   /**
    * Elements from `element`, just inserted into `parent`, up to the
    * document (template contents count). Until the parser first moves a
-   * node, each element's depth is fixed when it is inserted, and its
-   * parent's is known; after a move, the path is walked.
+   * node, the chain of the element inserted last gives its parent's depth
+   * (no lookup per element); after a move, the path is walked.
    */
   depthOf(tree: Adapter, element: AnyNode, parent: AnyNode): number {
     if (!this.moved) {
-      // An element parent's depth, else a template content's template's
-      // (the document's: 0).
-      let up = this.depths.get(parent);
-      if (up === undefined) {
-        const host = this.hosts.get(parent);
-        up = host === undefined ? 0 : this.depths.get(host) ?? 0;
-      }
-      this.depths.set(element, up + 1);
-      return up + 1;
+      // The parser inserts into the element it inserted last or one above
+      // it, which is found on the chain; else the chain is walked anew.
+      const chain = this.chain;
+      let i = chain.length - 1;
+      while (i >= 0 && chain[i] !== parent) i--;
+      if (i < 0) i = this.rechain(tree, parent);
+      const depth = this.chainDepths[i] + 1;
+      chain.length = this.chainDepths.length = i + 1;
+      chain.push(element);
+      this.chainDepths.push(depth);
+      return depth;
     }
     let depth = 0;
     for (let n: AnyNode | null = element; n; n = this.above(tree, n)) {
       if (tree.isElementNode(n)) depth++;
     }
     return depth;
+  }
+
+  /** Sets the chain to `node` and the nodes above it; `node`'s index. */
+  private rechain(tree: Adapter, node: AnyNode): number {
+    const chain: AnyNode[] = [];
+    for (let n: AnyNode | null = node; n; n = this.above(tree, n)) {
+      chain.push(n);
+    }
+    chain.reverse();
+    let depth = 0;
+    this.chainDepths = chain.map((n) => depth += tree.isElementNode(n) ? 1 : 0);
+    this.chain = chain;
+    return chain.length - 1;
   }
 
   /** Checks the depth of the finished tree (after the parser moved nodes). */
@@ -335,6 +360,7 @@ function countingAdapter(count: LimitCount, tree: Adapter): CountingAdapter {
   const adapter = Object.assign(wrapped, {
     createElement(tagName: string, namespaceURI: NS, attrs: Token.Attribute[]) {
       flush();
+      if (tagName === "body") count.bodies++;
       if (namespaceURI !== HTML_NS || !IMPLIED.has(tagName)) count.node();
       // A reopened clone carries its attributes again.
       if (attrs === count.charged) count.charged = null;

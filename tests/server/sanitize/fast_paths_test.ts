@@ -12,6 +12,7 @@ import { JSDOM } from "jsdom";
 import createDOMPurify, { type WindowLike } from "dompurify";
 import { createDomSanitizer } from "../../../server/sanitize/dom.ts";
 import { countingNextParse } from "../../../server/sanitize/_parse_hook.ts";
+import { purifyWindow } from "../../../server/sanitize/_window.ts";
 import {
   countedParse,
   HTML_LIMITS,
@@ -121,4 +122,83 @@ Deno.test("the counted parse hands a text run to the tree once, as the same node
   assert.deepEqual(calls, ["one two  three", "four five", " six", "x", "y z"]);
   assert.equal(serializeOuter(doc), serializeOuter(parse5Parse(html)));
   assert.equal(count.nodes, 8); // p, b, a comment and 5 text runs
+});
+
+// jsdom's node implementation, to count whole-document walks.
+const nodeImpl = (() => {
+  let proto = Object.getPrototypeOf(
+    jsdomUtils.implForWrapper(window.document),
+  ) as object | null;
+  while (proto && !Object.hasOwn(proto, "_descendantsToArray")) {
+    proto = Object.getPrototypeOf(proto);
+  }
+  return proto as { _descendantsToArray(this: { nodeType: number }): unknown };
+})();
+
+/** Runs `fn`, counting walks that collect every node of a document. */
+function documentWalks(fn: () => void): number {
+  const original = nodeImpl._descendantsToArray;
+  let walks = 0;
+  nodeImpl._descendantsToArray = function (
+    this: { nodeType: number },
+    ...args: unknown[]
+  ) {
+    if (this.nodeType === 9) walks++;
+    return original.apply(this, args as []);
+  };
+  try {
+    fn();
+  } finally {
+    nodeImpl._descendantsToArray = original;
+  }
+  return walks;
+}
+
+// Values that reach each way the window view answers, and the hook's own
+// reads of the document: images (they reset jsdom's named-element lookup),
+// unwrapped blocks (a <br> is created), leading white space, what the
+// parser puts outside the body, repeated and missing bodies.
+const VIEWED = [
+  '<p class="a">x<b>y</b></p><img src="/a.png" width="1" height="1">' +
+  '<div>z</div><div>w</div><img src="data:x" width="1" height="1">',
+  '  \n<p>leading space</p><a href="/x">l</a>',
+  "<title>t</title><style>s</style><!--c--><p>x</p><!--d-->",
+  "<!--a--><html><!--b--><head><meta></head><!--c--><body>x</body></html><!--d-->",
+  "<p>x</p><frameset><frame></frameset>",
+  "<frameset></frameset>",
+  '<body a="1"><p>x</p></body><body b="2">y',
+  "<svg><body><p>x</p></svg><template><body>y</template><math><mi><body>",
+  "<table><body><tr><td><body>x</table>",
+  "",
+];
+
+Deno.test("DOMPurify walks no parsed document whole: no named-element lookup, no getElementsByTagName", async () => {
+  const sanitize = await createDomSanitizer(window);
+  assert.ok(sanitize.viewsDocuments);
+  for (const html of VIEWED) {
+    assert.equal(documentWalks(() => sanitize(html)), 0, html);
+  }
+  // Bare DOMPurify on jsdom walks each parsed document twice.
+  const bare = createDOMPurify(window as unknown as WindowLike);
+  assert.equal(documentWalks(() => bare.sanitize(VIEWED[0])), 2);
+});
+
+Deno.test("DOMPurify on the window view sanitizes as on jsdom's own window", async () => {
+  const viewed = createSanitizer(
+    createDOMPurify(purifyWindow(window) as WindowLike) as unknown as Purifier,
+  );
+  const plain = createSanitizer(
+    createDOMPurify(window as unknown as WindowLike) as unknown as Purifier,
+  );
+  const { VECTORS } = await import("./_vectors.ts");
+  for (const html of [...VIEWED, ...VECTORS.map((v) => v.input)]) {
+    // Counted, as the sanitizer parses: the view answers from the count.
+    // (Without markup, DOMPurify parses nothing.)
+    const counted = html.includes("<")
+      ? countingNextParse(HTML_LIMITS, () => viewed.counted(html))
+      : viewed.counted(html);
+    assert.deepEqual(counted, plain.counted(html), html);
+    // Uncounted, it leaves it all to jsdom.
+    assert.deepEqual(viewed.counted(html), plain.counted(html), html);
+  }
 });

@@ -210,6 +210,12 @@ Deno.test("depth is counted exactly where the parser moves nothing: templates, s
     ["<table><tbody><tr><td><b>x</b></td></tr></tbody></table>", 7],
     ["<svg><g><rect></rect></g></svg><p>y</p>", 5],
     ["<b>".repeat(40) + "x", 42],
+    // Back up the tree and down again, into and out of template contents,
+    // and beside a table while its content is built (foster parenting).
+    ["<div><div><div>a</div></div></div><p><b><i>x</i></b></p><p>y</p>", 5],
+    ["<template><div><div>x</div></div></template><p>y</p><template>z", 5],
+    ["<table><b>x</b><tr><td><i><u>y</u></i></td></tr></table>", 8],
+    ["<table><tr><td>a</td></tr><s>b</s><tr><td><i>c</i></td></tr></table>", 7],
   ];
   for (const [html, depth] of cases) {
     scanLimits(html, { ...unlimited, depth }); // accepted at its depth
