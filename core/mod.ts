@@ -114,6 +114,7 @@ export {
   type CommentPatchBody,
   type CommentsAnswer,
   type CommentsEventData,
+  MAX_APPROVALS_PER_PAGE,
   MAX_COMMENT_CHARS,
   MAX_COMMENTS_PER_PAGE,
   MAX_NAME_CHARS,
@@ -133,6 +134,11 @@ export {
   textOf,
   type TextRange,
 } from "./review/anchor.ts";
+export {
+  type ApprovalCoverage,
+  approvalCovers,
+  type DraftVersion,
+} from "./review/approval.ts";
 export { FALLBACK_ATTRIBUTE, LOCALE_ATTRIBUTE } from "./locale_markers.ts";
 export {
   type AttributeHookEvent,

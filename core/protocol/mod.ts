@@ -99,6 +99,7 @@ export {
   type CommentPatchBody,
   type CommentsAnswer,
   type CommentsEventData,
+  MAX_APPROVALS_PER_PAGE,
   MAX_COMMENT_CHARS,
   MAX_COMMENTS_PER_PAGE,
   MAX_NAME_CHARS,

@@ -15,6 +15,7 @@
  * {@linkcode REVIEW_PARAM} query parameter. The limits are in one place:
  * {@linkcode MAX_COMMENT_CHARS}, {@linkcode MAX_COMMENTS_PER_PAGE},
  * {@linkcode MAX_NAME_CHARS}, {@linkcode MAX_QUOTE_CHARS},
+ * {@linkcode MAX_APPROVALS_PER_PAGE},
  * {@linkcode ANCHOR_CONTEXT_CHARS}.
  *
  * @module
@@ -24,6 +25,8 @@
 export const MAX_COMMENT_CHARS = 2000;
 /** The most comments (replies included) one page keeps (one more: 409). */
 export const MAX_COMMENTS_PER_PAGE = 1000;
+/** The most verdicts one page keeps: one more drops the oldest. */
+export const MAX_APPROVALS_PER_PAGE = 100;
 /** The longest author name, in UTF-16 code units (past it: 400). */
 export const MAX_NAME_CHARS = 80;
 /** The longest quoted text an anchor holds, in UTF-16 code units (past it: 400). */
