@@ -12,3 +12,4 @@ export { createReviewHandlers, type ReviewHandlers } from "./handlers.ts";
 export { type ReviewHandlerOptions, reviewSigner } from "./options.ts";
 export { reviewOf, type ReviewVisit } from "./links.ts";
 export { REVIEW_COOKIE } from "./_access.ts";
+export { type StreamAccess, withReviewers } from "./listen.ts";
