@@ -130,6 +130,12 @@ export interface Cms {
    */
   review(req: Request): Promise<ReviewVisit | null>;
   /**
+   * A reviewer's page config (`reviewer: true`, the comments, approve and
+   * name endpoints, the event stream, their name), for a host that writes
+   * its own scripts; `null` when review is off.
+   */
+  reviewConfig(visit: ReviewVisit, facts?: PageFacts): PageConfig | null;
+  /**
    * What a page opened with a review link adds for the reviewer: the page
    * config (`reviewer: true`, the comments, approve and name endpoints,
    * the event stream) and the client's mount module. `""` when review is
@@ -186,6 +192,25 @@ export function createCms(options: CmsOptions): Cms {
   const started = start(scheduler);
   const config = configOf(parts, options, basePath);
 
+  /** A reviewer's page config (see `Cms.reviewConfig`). */
+  function reviewConfig(
+    visit: ReviewVisit,
+    facts: PageFacts = {},
+  ): PageConfig | null {
+    if (!review || !config.comments) return null;
+    const page = encodeURIComponent(visit.page);
+    return {
+      save: config.save,
+      reviewer: true,
+      comments: config.comments,
+      approve: `${basePath}/review/approve?page=${page}`,
+      reviewName: `${basePath}/review/name`,
+      events: config.events,
+      ...(visit.name === undefined ? {} : { editor: visit.name }),
+      ...facts,
+    };
+  }
+
   async function handle(
     req: Request,
     call?: EndpointCall,
@@ -230,20 +255,10 @@ export function createCms(options: CmsOptions): Cms {
       });
     },
     review: async (req) => await review?.reviewOf(req) ?? null,
+    reviewConfig,
     reviewScripts(visit, facts = {}) {
-      if (!review || !config.comments) return "";
-      const page = encodeURIComponent(visit.page);
-      const reviewer: PageConfig = {
-        save: config.save,
-        reviewer: true,
-        comments: config.comments,
-        approve: `${basePath}/review/approve?page=${page}`,
-        reviewName: `${basePath}/review/name`,
-        events: config.events,
-        ...(visit.name === undefined ? {} : { editor: visit.name }),
-        ...facts,
-      };
-      return cmsScript({ editing: true, mount, config: reviewer });
+      const config = reviewConfig(visit, facts);
+      return config ? cmsScript({ editing: true, mount, config }) : "";
     },
     async close() {
       await started;
