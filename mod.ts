@@ -215,6 +215,20 @@ export {
   PreviewSigner,
 } from "./server/drafts/mod.ts";
 // Review in place: comments, review links, approvals.
+export type {
+  Approval,
+  Comment,
+  CommentAuthor,
+  CommentsAnswer,
+  TextAnchor,
+} from "./core/protocol/review.ts";
+export {
+  type CommentExpect,
+  type CommentUpdate,
+  isReviewStore,
+  ReviewRefusal,
+  type ReviewStore,
+} from "./server/store/mod.ts";
 export {
   createReviewHandlers,
   REVIEW_COOKIE,
