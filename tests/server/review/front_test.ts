@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { Comment } from "../../../core/protocol/review.ts";
 import { createCms } from "../../../server/app/mod.ts";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
+import { MemoryEventBus } from "../../../server/events/mod.ts";
 import { createPublishHandler } from "../../../server/drafts/mod.ts";
 import { openEvents } from "../../helpers/sse.ts";
 import { anchor, CONTENT, reviewSite, SECRET, signer } from "./_site.ts";
@@ -184,5 +185,40 @@ Deno.test("review: comments reach the page's editors and reviewers live, no valu
     reviewer.close();
     elsewhere.close();
     await site.cms.close();
+  }
+});
+
+Deno.test("review: a comment on one instance reaches the page's listeners on another (shared bus)", async () => {
+  const store = new MemoryContentStore();
+  const bus = new MemoryEventBus();
+  const a = reviewSite(store, { bus });
+  const b = reviewSite(store, { bus });
+  await using server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    (req) => b.cms.fetch(req),
+  );
+  const stream = await openEvents(
+    `http://127.0.0.1:${server.addr.port}/api/cms/events?page=/home`,
+    { "X-Editor": "Bo" },
+  );
+  try {
+    await stream.next((e) => e.event === "hello");
+    await a.expect(201, "POST", "/api/cms/comments", {
+      editor: "Ada",
+      body: SAY,
+    });
+    const e = await stream.next((e) => e.event === "comments");
+    assert.equal(JSON.parse(e.data).page, "/home");
+    // A verdict too.
+    const from = stream.events.length;
+    await a.expect(201, "POST", "/api/cms/review/approve?page=/home", {
+      editor: "Ada",
+      body: { verdict: "changes", note: "Shorter, please" },
+    });
+    await stream.next((e) => e.event === "comments", 5000, from);
+  } finally {
+    stream.close();
+    await a.cms.close();
+    await b.cms.close();
   }
 });
