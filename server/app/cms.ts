@@ -124,7 +124,7 @@ export interface Cms {
   editorScripts(facts?: PageFacts): string;
   /**
    * Whether a page request comes with a valid review link for its own path
-   * (the `review` query parameter, else the reviewer's cookie): then render
+   * (the `review` query parameter): then render
    * the page's drafts, read-only, and {@linkcode Cms.reviewScripts}.
    * `null` otherwise, and always when review is off.
    */

@@ -47,7 +47,7 @@ export interface CmsReviewOptions {
   secret: string | Uint8Array;
   /** Which site paths may get a review link. Default: any path. */
   allowPath?: (path: string) => boolean;
-  /** Requests one review link may make per minute (→ 429). Default 60. */
+  /** Requests one review link may make per minute (→ 429). Default 120. */
   reviewerRequestsPerMinute?: number;
 }
 

@@ -222,3 +222,26 @@ Deno.test("review: a comment on one instance reaches the page's listeners on ano
     await b.cms.close();
   }
 });
+
+Deno.test("review: verdicts given within one millisecond still come in order (the latest decides)", async () => {
+  const site = reviewSite(new MemoryContentStore());
+  const verdicts = [];
+  for (let i = 0; i < 40; i++) {
+    const verdict = i % 2 ? "changes" : "approved";
+    verdicts.push(
+      await site.expect<{ at: string }>(
+        201,
+        "POST",
+        "/api/cms/review/approve?page=/home",
+        {
+          editor: "Ada",
+          body: { verdict },
+        },
+      ),
+    );
+  }
+  const ats = verdicts.map((v) => Date.parse(v.at));
+  for (let i = 1; i < ats.length; i++) {
+    assert.ok(ats[i] > ats[i - 1], `verdict ${i}`);
+  }
+});
