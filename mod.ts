@@ -343,6 +343,14 @@ export type {
   ScheduleQuery,
   ScheduleStore,
 } from "./server/store/mod.ts";
+// Review in place: the store contract of comments and verdicts.
+export {
+  type CommentExpect,
+  type CommentUpdate,
+  isReviewStore,
+  ReviewRefusal,
+  type ReviewStore,
+} from "./server/store/mod.ts";
 export {
   collectMedia,
   type CollectMediaOptions,
