@@ -223,13 +223,6 @@ export type {
   TextAnchor,
 } from "./core/protocol/review.ts";
 export {
-  type CommentExpect,
-  type CommentUpdate,
-  isReviewStore,
-  ReviewRefusal,
-  type ReviewStore,
-} from "./server/store/mod.ts";
-export {
   createReviewHandlers,
   REVIEW_COOKIE,
   type ReviewHandlerOptions,
