@@ -109,6 +109,12 @@ export interface DemoOptions {
    * visitors don't see until an editor publishes them (`CMS_PUBLISH=draft`).
    */
   publishMode?: PublishMode;
+  /**
+   * Publish waits for an approval from a review link (draft mode;
+   * `CMS_REQUIRE_APPROVAL=1`). Review links are signed with the preview
+   * secret, for their own capability. Default `false`.
+   */
+  requireApproval?: boolean;
   /** The site's locales, the first the default (`CMS_LOCALES=en,de`). */
   locales?: readonly string[];
   /**
@@ -117,12 +123,6 @@ export interface DemoOptions {
    * it revokes every link. Instances that share content must share it.
    */
   previewSecret?: string;
-  /**
-   * Publish waits for an approval from a review link (draft mode;
-   * `CMS_REQUIRE_APPROVAL=1`). Review links are signed with the preview
-   * secret, for their own capability. Default `false`.
-   */
-  requireApproval?: boolean;
   /**
    * Drain on SIGTERM/SIGINT (see `serveGracefully`); the CLI turns it on.
    * Default `false`.
