@@ -145,8 +145,8 @@ function open(s: Session, options: MountOptions, table?: Labels): void {
 /**
  * The lazy chunks of the features the page config asks for, attached once
  * every field is in the model: draft mode (draft marks, Publish and
- * Discard; Publish at… and the schedules), presence and live changes, and
- * locales (switcher, untranslated marks and count).
+ * Discard; Publish at… and the schedules), presence and live changes,
+ * content checks and locales (switcher, untranslated marks and count).
  */
 async function attachFeatures(
   s: Session,
@@ -192,6 +192,11 @@ async function attachFeatures(
         s.model,
         (id) => fieldOf(s, id)?.els ?? [],
       ));
+  }
+  // Content checks of the rich and image regions, if any: after the editor.
+  const checked = s.list.filter((f) => f.rich || f.image);
+  if (checked[0]) {
+    when(import("./checks.ts"), (m) => m.attachChecks(kit, bar, checked, cfg));
   }
   if (cfg.locale && cfg.locales.length) {
     when(

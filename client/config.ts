@@ -61,6 +61,11 @@ export interface CmsConfig {
    * offers them (a lazy chunk). Default `[]`: none.
    */
   locales: { tag: string; url: string }[];
+  /**
+   * Link check endpoint (`/api/cms/checks/links`): links added or changed
+   * to a path of this site are checked there. `""` (default): none.
+   */
+  checks: string;
 }
 
 /**
@@ -93,6 +98,7 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     settings: true,
     locale: "",
     locales: [],
+    checks: "",
   };
   let name: keyof CmsConfig;
   for (name in config) {
