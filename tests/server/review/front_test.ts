@@ -245,3 +245,32 @@ Deno.test("review: verdicts given within one millisecond still come in order (th
     assert.ok(ats[i] > ats[i - 1], `verdict ${i}`);
   }
 });
+
+Deno.test("review: a page keeps at most 1000 comments (409, plain text)", async () => {
+  const store = new MemoryContentStore();
+  const site = reviewSite(store);
+  for (let i = 0; i < 1000; i++) {
+    const id = `c${i}`;
+    await store.addComment({
+      id,
+      page: "/home",
+      thread: id,
+      anchor: SAY.anchor,
+      text: "x",
+      author: { name: "Ada", kind: "editor" },
+      created: new Date(Date.UTC(2030, 0, 1, 0, 0, 0, i)).toISOString(),
+    });
+  }
+  const res = await site.send("POST", "/api/cms/comments", {
+    editor: "Ada",
+    body: SAY,
+  });
+  assert.equal(res.status, 409);
+  assert.match(res.headers.get("Content-Type")!, /text\/plain/);
+  assert.match(await res.text(), /1000 comments/);
+  // Another page still takes comments.
+  await site.expect(201, "POST", "/api/cms/comments", {
+    editor: "Ada",
+    body: { ...SAY, page: "/about" },
+  });
+});
