@@ -161,6 +161,7 @@ export {
   type CmsEventsOptions,
   type CmsOptions,
   type CmsPreviewOptions,
+  type CmsReviewOptions,
   type CmsRoute,
   createCms,
   type PageConfig,
@@ -211,6 +212,25 @@ export {
   type PreviewHandlerOptions,
   PreviewSigner,
 } from "./server/drafts/mod.ts";
+// Review in place: comments, review links, approvals.
+export type {
+  Approval,
+  Comment,
+  CommentAuthor,
+  CommentsAnswer,
+  TextAnchor,
+} from "./core/protocol/review.ts";
+export {
+  createReviewHandlers,
+  REVIEW_COOKIE,
+  type ReviewHandlerOptions,
+  type ReviewHandlers,
+  reviewOf,
+  reviewSigner,
+  type ReviewVisit,
+  type StreamAccess,
+  withReviewers,
+} from "./server/review/mod.ts";
 export {
   type ClientHandler,
   type ClientHandlerOptions,
@@ -296,6 +316,7 @@ export {
 export {
   type BusListener,
   type BusMessage,
+  type CommentsMessage,
   type DraftsMessage,
   type EventBus,
   KvEventBus,

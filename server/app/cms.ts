@@ -13,6 +13,7 @@ import {
 } from "../http/mod.ts";
 import type { EditorEvents } from "../events/mod.ts";
 import type { Scheduler } from "../drafts/mod.ts";
+import type { ReviewVisit } from "../review/mod.ts";
 import { log } from "../ops/mod.ts";
 import { type CmsPageConfig, cmsScript } from "../markup/mod.ts";
 import type { CmsOptions } from "./options.ts";
@@ -26,7 +27,8 @@ export interface CmsRoute {
   path: string;
   /**
    * The part: `save`, `media`, `library`, `history`, `drafts`, `publish`,
-   * `discard`, `preview`, `schedule`, `cancelSchedule`, `events`, `client`
+   * `discard`, `preview`, `schedule`, `cancelSchedule`, `events`,
+   * `comments`, `comment`, `reviewLinks`, `approve`, `reviewName`, `client`
    * or `files`.
    */
   name: string;
@@ -86,6 +88,26 @@ export interface Cms {
    * client's mount module. Render it only for an editor.
    */
   editorScripts(facts?: PageFacts): string;
+  /**
+   * Whether a page request comes with a valid review link for its own path
+   * (the `review` query parameter): then render
+   * the page's drafts, read-only, and {@linkcode Cms.reviewScripts}.
+   * `null` otherwise, and always when review is off.
+   */
+  review(req: Request): Promise<ReviewVisit | null>;
+  /**
+   * A reviewer's page config (`reviewer: true`, the comments, approve and
+   * name endpoints, the event stream, their name), for a host that writes
+   * its own scripts; `null` when review is off.
+   */
+  reviewConfig(visit: ReviewVisit, facts?: PageFacts): PageConfig | null;
+  /**
+   * What a page opened with a review link adds for the reviewer: the page
+   * config (`reviewer: true`, the comments, approve and name endpoints,
+   * the event stream) and the client's mount module. `""` when review is
+   * off.
+   */
+  reviewScripts(visit: ReviewVisit, facts?: PageFacts): string;
   /** Stops the scheduler and closes the event streams. */
   close(): Promise<void>;
 }
@@ -116,7 +138,8 @@ export interface Cms {
  */
 export function createCms(options: CmsOptions): Cms {
   const basePath = basePathOf(options);
-  const { parts, events, scheduler, mount } = buildParts(options, basePath);
+  const built = buildParts(options, basePath);
+  const { parts, events, scheduler, mount, review } = built;
   const exact = new Map<string, Part>();
   const prefixed: Part[] = [];
   for (const part of parts) {
@@ -132,6 +155,8 @@ export function createCms(options: CmsOptions): Cms {
   );
   const started = start(scheduler);
   const config = configOf(parts, options, basePath);
+  const reviewConfig = (visit: ReviewVisit, facts: PageFacts = {}) =>
+    review ? reviewerConfig(config, basePath, visit, facts) : null;
 
   async function handle(
     req: Request,
@@ -176,11 +201,38 @@ export function createCms(options: CmsOptions): Cms {
         config: { ...config, ...facts },
       });
     },
+    review: async (req) => await review?.reviewOf(req) ?? null,
+    reviewConfig,
+    reviewScripts(visit, facts = {}) {
+      const config = reviewConfig(visit, facts);
+      return config ? cmsScript({ editing: true, mount, config }) : "";
+    },
     async close() {
       await started;
       await scheduler?.stop();
       await events?.close();
     },
+  };
+}
+
+/** A reviewer's page config (see `Cms.reviewConfig`), or `null`. */
+function reviewerConfig(
+  config: PageConfig,
+  basePath: string,
+  visit: ReviewVisit,
+  facts: PageFacts,
+): PageConfig | null {
+  if (!config.comments) return null;
+  const page = encodeURIComponent(visit.page);
+  return {
+    save: config.save,
+    reviewer: true,
+    comments: config.comments,
+    approve: `${basePath}/review/approve?page=${page}`,
+    reviewName: `${basePath}/review/name`,
+    events: config.events,
+    ...(visit.name === undefined ? {} : { editor: visit.name }),
+    ...facts,
   };
 }
 
@@ -211,9 +263,18 @@ function configOf(
 /** Parts named in the page config under another key, or their own. */
 const NAMED: Record<
   string,
-  "history" | "publish" | "schedule" | "library" | "events" | "checks"
+  | "history"
+  | "publish"
+  | "schedule"
+  | "library"
+  | "events"
+  | "comments"
+  | "review"
+  | "checks"
 > = {
   checks: "checks",
+  comments: "comments",
+  reviewLinks: "review",
   history: "history",
   publish: "publish",
   schedule: "schedule",

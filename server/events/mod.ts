@@ -14,6 +14,7 @@ export {
 export {
   type BusListener,
   type BusMessage,
+  type CommentsMessage,
   type DraftsMessage,
   type EventBus,
   type LogPosition,

@@ -62,7 +62,7 @@ import type {
   PublishMode,
   ScheduleFiring,
 } from "../store/mod.ts";
-import { allowlisted, may } from "./_access.ts";
+import { allowlisted, may, pageOf } from "./_access.ts";
 import { BusLink, contentEvents } from "./_bus_io.ts";
 import { encoder, frame } from "./_frame.ts";
 import { Heartbeat, HEARTBEAT_LINE } from "./_heartbeat.ts";
@@ -131,8 +131,6 @@ export interface EditorEventsStats {
   dropped: number;
 }
 
-/** Longest page path accepted. */
-const MAX_PAGE_LENGTH = 512;
 /** Most unsaved fields one presence report may name. */
 const MAX_DIRTY = 32;
 /**
@@ -265,6 +263,11 @@ export class EditorEvents {
       await this.onPublish(result.published, { name: schedule.editor });
     }
     await this.#link.schedule(firing);
+  };
+
+  /** The review endpoints' `onComments` hook: a page's comments changed. */
+  readonly onComments = async (page: string): Promise<void> => {
+    await this.#link.comments(page);
   };
 
   /** The discard endpoint's `onDiscard` hook: the drafts changed. */
@@ -445,7 +448,12 @@ export class EditorEvents {
     }
     if (stream.closed) return;
     const id = this.#replay.idOf(event);
-    if (event.name === "saved") {
+    if (event.name === "comments") {
+      const { page } = event.data as { page: string };
+      if (stream.page === page) {
+        this.#registry.write(stream, frame("comments", event.data, id));
+      }
+    } else if (event.name === "saved") {
       // One encoding for every listener: the same bytes go to each.
       event.frame ??= encoder.encode(frame("saved", event.data, id));
       if (allowed.length) this.#registry.write(stream, event.frame);
@@ -584,16 +592,4 @@ export class EditorEvents {
   #endAll(): void {
     this.#registry.endAll(`retry: ${this.#options.retryMs ?? 1000}\n\n`);
   }
-}
-
-/** The `page` parameter of a stream request; 400 when missing or invalid. */
-function pageOf(req: Request): string {
-  const page = new URL(req.url).searchParams.get("page");
-  if (
-    page === null || !page.startsWith("/") || page.length > MAX_PAGE_LENGTH ||
-    [...page].some((c) => c < " " || c === "\x7f")
-  ) {
-    throw new HttpError(Status.BadRequest, "Missing or invalid page");
-  }
-  return page;
 }

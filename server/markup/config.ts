@@ -59,6 +59,19 @@ export interface CmsPageConfig {
    * or changes are checked for 404s on this site. Absent: not checked.
    */
   checks?: string;
+  /**
+   * Comments endpoint, e.g. `/api/cms/comments`, where review is on: editors
+   * comment on selected text. Absent: no comments.
+   */
+  comments?: string;
+  /** Review-links endpoint (editors), e.g. `/api/cms/review/links`. */
+  review?: string;
+  /** `true` on a page opened with a review link: the reviewer's client. */
+  reviewer?: boolean;
+  /** A reviewer's approve endpoint, with the page: `…/review/approve?page=P`. */
+  approve?: string;
+  /** A reviewer's name endpoint (`POST {name, page}`). */
+  reviewName?: string;
   /** The page's locale, on a site with locales (e.g. `"de"`). */
   locale?: string;
   /**
