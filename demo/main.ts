@@ -73,7 +73,6 @@ import {
 } from "../server/health/mod.ts";
 import { serveGracefully, setLogger } from "../server/ops/mod.ts";
 import {
-  type EditorEvents,
   type EventBus,
   KvEventBus,
   MemoryEventBus,
