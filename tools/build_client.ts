@@ -31,16 +31,89 @@ export interface BuiltFile {
 }
 
 import { minify } from "terser";
+import { rollup } from "rollup";
 
 const ENTRY = new URL("../client/mod.ts", import.meta.url);
 
-/** Terser's options: an ES module, safe transforms only. */
+/** Terser's options: an ES module (ES2020 syntax), safe transforms only. */
 const TERSER = {
   module: true,
-  compress: { passes: 2 },
+  ecma: 2020,
+  compress: { passes: 2, ecma: 2020 },
   mangle: true,
-  format: { comments: false },
+  format: { comments: false, ecma: 2020 },
 } as const;
+
+/** A shared chunk this small (bytes) joins the kit rather than stand alone. */
+const TINY = 200;
+
+/**
+ * How the chunks `deno bundle` wrote into `dir` are regrouped (file name to
+ * group; files not named stay on their own). `deno bundle` splits every set
+ * of modules shared by a different set of lazy chunks into its own file, and
+ * each file is gzipped alone: a small file pays the whole compression
+ * warm-up. So:
+ *
+ * - the shared chunks the session chunk (`cms-*`) imports statically (labels,
+ *   theme, names, links, refusals) and any tiny shared chunk become one
+ *   `chunk-*` (the kit): all are loaded for editing anyway;
+ * - a lazy chunk that only re-exports one shared chunk (a facade) takes that
+ *   chunk in, instead of loading it as a second file.
+ */
+export async function chunkGroups(dir: string): Promise<Map<string, string>> {
+  const groups = new Map<string, string>();
+  const code = new Map<string, string>();
+  for await (const e of Deno.readDir(dir)) {
+    if (e.isFile) code.set(e.name, await Deno.readTextFile(`${dir}/${e.name}`));
+  }
+  const imports = (src: string) =>
+    [...src.matchAll(/(?:from|import)\s*"\.\/(chunk-[\w-]+\.js)"/g)].map((m) =>
+      m[1]
+    );
+  for (const [name, src] of code) {
+    if (name.startsWith("cms-")) {
+      for (const i of imports(src)) groups.set(i, "chunk");
+    }
+    if (name.startsWith("chunk-") && src.length < TINY) {
+      groups.set(name, "chunk");
+    }
+  }
+  for (const [name, src] of code) {
+    const facade =
+      /^import\{[^}]*\}from"\.\/(chunk-[\w-]+\.js)";export\{[^}]*\};?\s*$/
+        .exec(src);
+    if (facade && !groups.has(facade[1])) {
+      const group = name.replace(/-\w+\.js$/, "");
+      groups.set(facade[1], group).set(name, group);
+    }
+  }
+  return groups;
+}
+
+/**
+ * Regroups the chunks in `rawDir` (see {@linkcode chunkGroups}) with rollup
+ * into `outDir`: same modules, same entry `mod.js`, fewer files.
+ */
+async function regroup(rawDir: string, outDir: string): Promise<void> {
+  const groups = await chunkGroups(rawDir);
+  const base = (id: string) => id.slice(id.lastIndexOf("/") + 1);
+  const bundle = await rollup({
+    input: `${rawDir}/mod.js`,
+    preserveEntrySignatures: "strict",
+    onwarn(w) {
+      throw new Error(`rollup: ${w.message}`);
+    },
+  });
+  await bundle.write({
+    dir: outDir,
+    format: "es",
+    entryFileNames: "[name].js",
+    hashCharacters: "base36",
+    chunkFileNames: (c) => `${c.name.replace(/-[A-Z0-9]{8}$/, "")}-[hash].js`,
+    manualChunks: (id) => groups.get(base(id)),
+  });
+  await bundle.close();
+}
 
 /**
  * Gzip size of `bytes`, at the level `createClientHandler` sends (the best,
@@ -79,7 +152,13 @@ export async function buildClient(
   outDir = "dist/client",
 ): Promise<{ files: BuiltFile[] }> {
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
-  await denoBundle(["--code-splitting", "--outdir", outDir, ENTRY.pathname]);
+  const raw = await Deno.makeTempDir({ prefix: "cms-raw-" });
+  try {
+    await denoBundle(["--code-splitting", "--outdir", raw, ENTRY.pathname]);
+    await regroup(raw, outDir);
+  } finally {
+    await Deno.remove(raw, { recursive: true });
+  }
   const files: BuiltFile[] = [];
   for await (const entry of Deno.readDir(outDir)) {
     if (!entry.isFile || !entry.name.endsWith(".js")) continue;
