@@ -111,14 +111,26 @@ async function regroup(rawDir: string, outDir: string): Promise<void> {
       throw new Error(`rollup: ${w.message}`);
     },
   });
-  await bundle.write({
-    dir: outDir,
+  const { output } = await bundle.generate({
     format: "es",
     entryFileNames: "[name].js",
     hashCharacters: "base36",
     chunkFileNames: (c) => `${c.name.replace(/-[A-Z0-9]{8}$/, "")}-[hash].js`,
     manualChunks: (id) => groups.get(base(id)),
   });
+  // Hashes in upper case, as `deno bundle` names them: the client handler
+  // caches `name-HASH.js` for a year.
+  const rename = (name: string) =>
+    name.replace(/-([a-z0-9]{8})\.js$/, (_, h) => `-${h.toUpperCase()}.js`);
+  const refs = /(["'])\.\/([\w.-]+\.js)\1/g;
+  await Deno.mkdir(outDir, { recursive: true });
+  for (const file of output) {
+    if (file.type !== "chunk") continue;
+    await Deno.writeTextFile(
+      `${outDir}/${rename(file.fileName)}`,
+      file.code.replace(refs, (_, q, n) => `${q}./${rename(n)}${q}`),
+    );
+  }
   await bundle.close();
 }
 
