@@ -1,6 +1,7 @@
 /**
- * Bench: sizes of the browser bundle, built in this run with `deno bundle
- * --platform browser --minify --code-splitting`, gzip, KiB = 1024 bytes:
+ * Bench: sizes of the browser bundle, built in this run as `deno task build`
+ * builds it (`tools/build_client.ts`: `deno bundle --code-splitting`, chunks
+ * regrouped with rollup, terser), gzip, KiB = 1024 bytes:
  *
  * - the entry: `mod.js` with its static imports (goal ≤ 2 KiB);
  * - everything loaded for editing: the entry, the session chunk (`cms-*`)
