@@ -193,10 +193,15 @@ async function attachFeatures(
         (id) => fieldOf(s, id)?.els ?? [],
       ));
   }
-  // Content checks of the rich and image regions, if any: after the editor.
+  // Content checks of the rich and image regions, if any: loaded at the
+  // first input, so nothing is added to what loads to edit a page.
   const checked = s.list.filter((f) => f.rich || f.image);
   if (checked[0]) {
-    when(import("./checks.ts"), (m) => m.attachChecks(kit, bar, checked, cfg));
+    addEventListener("input", () =>
+      when(
+        import("./checks.ts"),
+        (m) => m.attachChecks(kit, bar, checked, cfg),
+      ), { capture: true, once: true });
   }
   if (cfg.locale && cfg.locales.length) {
     when(
