@@ -178,7 +178,7 @@ export function imageParts(
  * @example
  * ```ts
  * import { imageShown } from "./image.ts";
- * imageShown({ field: "pages:home:cover", image: null }); // false
+ * imageShown({ image: null }); // false
  * ```
  */
 export function imageShown(
