@@ -61,6 +61,22 @@ export interface CmsConfig {
    * offers them (a lazy chunk). Default `[]`: none.
    */
   locales: { tag: string; url: string }[];
+  /**
+   * Comments endpoint (`/api/cms/comments`): review in place (a lazy
+   * chunk: highlights, the Comment button, the panel). `""` (default): off.
+   */
+  comments: string;
+  /** Review links endpoint (`/api/cms/review/links`): the panel offers
+   * "Review link". `""` (default): none. */
+  review: string;
+  /**
+   * A review link's page: no editing, only comments and a verdict (with
+   * `comments` and `approve`). Default `false`.
+   */
+  reviewer: boolean;
+  /** Verdict endpoint of a reviewer's page (`/api/cms/review/approve`);
+   * its sibling `name` takes the reviewer's name. `""` (default): none. */
+  approve: string;
 }
 
 /**
@@ -93,6 +109,10 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     settings: true,
     locale: "",
     locales: [],
+    comments: "",
+    review: "",
+    reviewer: false,
+    approve: "",
   };
   let name: keyof CmsConfig;
   for (name in config) {

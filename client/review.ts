@@ -1,0 +1,361 @@
+/**
+ * Review in place, the view (a lazy chunk, loaded after the editor is ready
+ * when the page config names a `comments` endpoint, or at once on a review
+ * link's page, `reviewer: true`): highlights on the quoted text of each open
+ * thread (the CSS Custom Highlight API; elsewhere boxes drawn over the page,
+ * so nothing is ever added to a region's content or saved), a "Comment"
+ * button beside a selection in a region (and Ctrl+Alt+M), the count and the
+ * latest verdict in the edit bar, and the panel: threads in page order, each
+ * jumping to its text, detached ones with their quote; replies, resolve and
+ * reopen, edit and delete of one's own; a review link for editors; a name,
+ * Approve and "Ask for changes" for reviewers. Live: a `cms:comments` event
+ * (the event stream's `comments`) re-reads; without a stream it re-reads
+ * every 20 s while the page is visible. The state is `review_model.ts`.
+ *
+ * @module
+ */
+
+import type {
+  Approval,
+  CommentAuthor,
+  CommentsAnswer,
+  ReviewLinkAnswer,
+  TextAnchor,
+} from "../core/protocol/review.ts";
+import { anchorAt, type TextRange } from "../core/review/anchor.ts";
+import type { EditBar } from "./bar_types.ts";
+import type { CmsConfig } from "./config.ts";
+import type { Kit } from "./dom.ts";
+import { reasonOf, refuse } from "./refusal.ts";
+import { L } from "./review_labels.ts";
+import { type Thread, threads, verdict } from "./review_model.ts";
+import { renderPanel, said } from "./review_panel.ts";
+import { THEME } from "./theme.ts";
+
+const STYLE =
+  `.P{position:fixed;z-index:2147483001;top:16px;right:16px;width:min(24em,calc(100vw - 32px));max-height:calc(100vh - 120px);overflow:auto}
+ul{list-style:none;margin:0;padding:0}li{border-top:1px solid var(--bg2);padding:var(--sp) 0}
+.on{background:var(--bg2)}.c p{margin:2px 0 4px;white-space:pre-wrap;overflow-wrap:anywhere}
+.q{display:block;white-space:normal;text-align:left;border-left:3px solid #e0a800;margin:0 0 4px}
+textarea,input{box-sizing:border-box;width:100%;font:var(--f);padding:6px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg)}
+.a{margin:4px 0}.F{position:absolute;z-index:2147483001}i{position:absolute;background:#ffd54a66;pointer-events:none}
+@media(max-width:480px){.P{top:auto;bottom:8px;left:8px;right:8px;width:auto;max-height:70vh}}`;
+const PAGE =
+  `::highlight(cms-c){background:#ffd54a66}::highlight(cms-on){background:#ffb300aa}`;
+const PATH = location.pathname;
+
+/** The view's state. */
+interface View {
+  kit: Kit;
+  bar: EditBar;
+  cfg: CmsConfig;
+  me: CommentAuthor;
+  /** Request headers (the review token on a reviewer's calls). */
+  headers: Record<string, string>;
+  data: CommentsAnswer;
+  list: Thread[];
+  /** Each field's first region. */
+  els: Map<string, HTMLElement>;
+  ranges: Map<string, Range>;
+  root: ShadowRoot;
+  panel: HTMLElement;
+  float: HTMLElement;
+  open?: boolean;
+  all?: boolean;
+  active?: string;
+  /** The selection's anchor, for the Comment button. */
+  sel?: TextAnchor;
+  /** What the panel's top form is: a new thread's anchor, a verdict. */
+  form?: TextAnchor | Approval["verdict"];
+  replying?: string;
+  editing?: string;
+  link?: ReviewLinkAnswer;
+  error?: string;
+  /** Texts typed in the panel, by form key (kept across renders). */
+  drafts: Map<string, string>;
+  offBar?: () => void;
+}
+
+/** The range of `at` in the text of `el` (its text nodes, in order). */
+export function rangeIn(el: Node, at: TextRange): Range {
+  const r = document.createRange();
+  const walk = document.createTreeWalker(el, 4);
+  let pos = 0, started = false;
+  r.selectNodeContents(el);
+  for (let n; (n = walk.nextNode() as Text | null);) {
+    const end = pos + n.length;
+    if (!started && at.start < end) {
+      (r.setStart(n, at.start - pos), started = true);
+    }
+    if (at.end <= end) return r.setEnd(n, at.end - pos), r;
+    pos = end;
+  }
+  return r;
+}
+
+/** The anchor of the selection when it lies in one region with text. */
+function selected(): TextAnchor | undefined {
+  const s = getSelection();
+  if (!s?.rangeCount || s.isCollapsed) return;
+  const r = s.getRangeAt(0), n = r.commonAncestorContainer;
+  const el = (n.nodeType === 1 ? n as Element : n.parentElement)?.closest<
+    HTMLElement
+  >("[data-cms-field]");
+  if (!el || !r.toString().trim()) return;
+  const pre = document.createRange();
+  pre.selectNodeContents(el);
+  pre.setEnd(r.startContainer, r.startOffset);
+  const start = pre.toString().length;
+  return anchorAt(
+    el.textContent!,
+    start,
+    start + r.toString().length,
+    el.dataset.cmsField!,
+  );
+}
+
+/** Sends a request; on a refusal shows (and for editors reports) why. */
+async function call(
+  v: View,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<Response | undefined> {
+  const res = await fetch(url, {
+    method,
+    headers: v.headers,
+    body: body && JSON.stringify(body),
+  }).catch(() => null);
+  if (res?.ok) return v.error = "", void load(v), res;
+  const reason = await reasonOf(res);
+  v.error = L("failed", { reason });
+  if (!v.me.kind.startsWith("r")) {
+    refuse({
+      action: "comment",
+      status: res?.status ?? 0,
+      reason,
+      message: v.error,
+    });
+  }
+  render(v);
+}
+
+/** Re-reads the page's comments and approvals. */
+async function load(v: View): Promise<void> {
+  const res = await fetch(
+    `${v.cfg.comments}?page=${encodeURIComponent(PATH)}`,
+    { headers: v.headers },
+  ).catch(() => null);
+  if (res?.ok) v.data = await res.json(), update(v);
+}
+
+/** Finds the threads again in the regions' text; paints everything. */
+function update(v: View): void {
+  const texts = new Map<string, string>(), versions = new Map();
+  v.els.clear();
+  for (const el of document.querySelectorAll<HTMLElement>("[data-cms-field]")) {
+    const id = el.dataset.cmsField!;
+    if (v.els.has(id)) continue;
+    v.els.set(id, el);
+    texts.set(id, el.textContent!);
+    versions.set(id, el.dataset.cmsVersion);
+  }
+  v.list = threads(v.data.comments, texts);
+  paint(v);
+  const n = v.list.filter((t) => !t.head.resolved).length;
+  const last = verdict(v.data.approvals, versions);
+  const label = L("count", { n }) +
+    (last ? " · " + said(last.approval, last.void) : "");
+  v.offBar?.();
+  v.offBar = v.bar.add({ label, run: () => toggle(v, !v.open) });
+  render(v);
+}
+
+/** The highlights of the open threads (the active one stronger). */
+function paint(v: View): void {
+  const all: Range[] = [], on: Range[] = [];
+  v.ranges.clear();
+  for (const t of v.list) {
+    const el = v.els.get(t.head.anchor.field);
+    if (!t.at || !el || t.head.resolved) continue;
+    const r = rangeIn(el, t.at);
+    v.ranges.set(t.id, r);
+    (t.id === v.active ? on : all).push(r);
+  }
+  if (globalThis.Highlight) {
+    CSS.highlights.set("cms-c", new Highlight(...all));
+    CSS.highlights.set("cms-on", new Highlight(...on));
+  } else {
+    v.root.querySelectorAll("i").forEach((i) => i.remove());
+    for (const r of [...all, ...on]) {
+      for (const b of r.getClientRects()) {
+        v.root.append(v.kit.h("i", {
+          style: `left:${b.left + scrollX}px;top:${
+            b.top + scrollY
+          }px;width:${b.width}px;height:${b.height}px`,
+        }));
+      }
+    }
+  }
+}
+
+/** Opens or closes the panel. */
+function toggle(v: View, open: boolean): void {
+  v.open = open;
+  v.panel.hidden = !open;
+  render(v);
+  if (open) v.panel.querySelector<HTMLElement>("h2")!.focus();
+}
+
+/** Jumps to thread `id`'s text, and marks it in the panel. */
+function jump(v: View, id: string): void {
+  v.active = id;
+  paint(v);
+  render(v);
+  v.ranges.get(id)?.startContainer.parentElement?.scrollIntoView({
+    block: "center",
+  });
+}
+
+/** Starts a new thread on `anchor` (the panel's top form). */
+function compose(v: View, anchor?: TextAnchor): void {
+  if (!anchor) return;
+  v.form = anchor;
+  v.float.hidden = true;
+  toggle(v, true);
+  v.root.querySelector<HTMLElement>("[data-k=new]")?.focus();
+}
+
+/** Renders the panel (keeping focus and typed text). */
+function render(v: View): void {
+  if (!v.open) return;
+  const k = (v.root.activeElement as HTMLElement | null)?.dataset.k;
+  v.panel.replaceChildren(...renderPanel(v, { call, jump, toggle, render }));
+  if (k) v.root.querySelector<HTMLElement>(`[data-k="${k}"]`)?.focus();
+}
+
+export type { View };
+
+/** Where the Comment button goes: below the selection's end. */
+function place(v: View): void {
+  const s = v.sel = v.me.name ? selected() : undefined;
+  v.float.hidden = !s;
+  if (!s) return;
+  const b = getSelection()!.getRangeAt(0).getBoundingClientRect();
+  v.float.style.cssText = `left:${b.right + scrollX - 40}px;top:${
+    b.bottom + scrollY + 6
+  }px`;
+}
+
+/** The page's listeners: selection, keys, clicks on highlights, live. */
+function follow(v: View): (() => void)[] {
+  const { listen } = v.kit;
+  let frame = 0;
+  const soon = (
+    fn: () => void,
+  ) => (cancelAnimationFrame(frame), frame = requestAnimationFrame(fn));
+  const timer = setInterval(
+    () => v.cfg.events || document.hidden || load(v),
+    20_000,
+  );
+  return [
+    () => clearInterval(timer),
+    listen(document, "selectionchange", () => soon(() => place(v))),
+    listen<KeyboardEvent>(document, "keydown", (k) => {
+      if ((k.ctrlKey || k.metaKey) && k.altKey && k.code === "KeyM") {
+        k.preventDefault();
+        compose(v, selected());
+      } else if (
+        k.key === "Escape" && v.open && k.composedPath().includes(v.panel)
+      ) {
+        toggle(v, false);
+      }
+    }, true),
+    listen(document, "click", () => {
+      const s = getSelection();
+      if (!s?.isCollapsed || !s.anchorNode) return;
+      for (const [id, r] of v.ranges) {
+        if (r.isPointInRange(s.anchorNode, s.anchorOffset)) {
+          return (v.open || toggle(v, true), jump(v, id));
+        }
+      }
+    }),
+    listen(document, "input", () => soon(() => update(v))),
+    listen(document, "cms:saved", () => update(v)),
+    listen(window, "resize", () => soon(() => paint(v))),
+    listen<CustomEvent<{ page: string }>>(document, "cms:comments", (e) => {
+      if (e.detail?.page === PATH) load(v);
+    }),
+  ];
+}
+
+/**
+ * Starts review in place on the page: an editor's (`cfg.comments`, with a
+ * review link when `cfg.review` is set), or a reviewer's (`cfg.reviewer`,
+ * the token taken from the page URL's `review` parameter; asks a name once
+ * when `cfg.editor` is empty, and adds Approve and "Ask for changes" to the
+ * bar). Returns the cleanup.
+ */
+export function attachReview(
+  kit: Kit,
+  bar: EditBar,
+  cfg: CmsConfig,
+): () => void {
+  const { host, root } = kit.isolate("cms-review", THEME, STYLE);
+  const token = new URLSearchParams(location.search).get("review");
+  const v: View = {
+    kit,
+    bar,
+    cfg,
+    me: { name: cfg.editor, kind: cfg.reviewer ? "reviewer" : "editor" },
+    headers: {
+      "Content-Type": "application/json",
+      ...cfg.reviewer && token ? { "X-CMS-Review": token } : {},
+    },
+    data: { comments: [], approvals: [] },
+    list: [],
+    els: new Map(),
+    ranges: new Map(),
+    root,
+    panel: kit.h("aside", {
+      class: "k P",
+      role: "complementary",
+      "aria-label": L("title"),
+      hidden: "",
+    }),
+    float: kit.h("button", {
+      class: "p F",
+      hidden: "",
+      "aria-keyshortcuts": "Control+Alt+M",
+    }, L("comment")),
+    drafts: new Map(),
+  };
+  v.float.onmousedown = (e) => e.preventDefault();
+  v.float.onclick = () => compose(v, v.sel);
+  root.append(v.panel, v.float);
+  document.body.append(host);
+  const marks = kit.sheet(PAGE);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, marks];
+  const offs = follow(v);
+  const verdicts = cfg.reviewer
+    ? (["approved", "changes"] as const).map((form) =>
+      bar.add({
+        label: L(form === "approved" ? "approve" : "ask"),
+        run: () => (v.form = form, toggle(v, true)),
+      })
+    )
+    : [];
+  if (cfg.reviewer && !cfg.editor) toggle(v, true);
+  void load(v);
+  return () => {
+    offs.forEach((off) => off());
+    verdicts.forEach((off) => off());
+    v.offBar?.();
+    host.remove();
+    CSS.highlights?.delete("cms-c");
+    CSS.highlights?.delete("cms-on");
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) =>
+      s !== marks
+    );
+  };
+}
