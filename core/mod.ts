@@ -104,6 +104,41 @@ export {
   type StatusCodes,
   VERSION_HEADER,
 } from "./protocol/mod.ts";
+export {
+  ANCHOR_CONTEXT_CHARS,
+  type Approval,
+  type ApproveBody,
+  type Comment,
+  type CommentAuthor,
+  type CommentCreateBody,
+  type CommentPatchBody,
+  type CommentsAnswer,
+  type CommentsEventData,
+  MAX_APPROVALS_PER_PAGE,
+  MAX_COMMENT_CHARS,
+  MAX_COMMENTS_PER_PAGE,
+  MAX_NAME_CHARS,
+  MAX_QUOTE_CHARS,
+  REVIEW_HEADER,
+  REVIEW_LINK_DEFAULT_SECONDS,
+  REVIEW_LINK_MAX_SECONDS,
+  REVIEW_PARAM,
+  type ReviewLinkAnswer,
+  type ReviewLinkBody,
+  type ReviewNameBody,
+} from "./protocol/mod.ts";
+export {
+  anchorAt,
+  resolveAnchor,
+  type TextAnchor,
+  textOf,
+  type TextRange,
+} from "./review/anchor.ts";
+export {
+  type ApprovalCoverage,
+  approvalCovers,
+  type DraftVersion,
+} from "./review/approval.ts";
 export { FALLBACK_ATTRIBUTE, LOCALE_ATTRIBUTE } from "./locale_markers.ts";
 export {
   type AttributeHookEvent,

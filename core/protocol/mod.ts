@@ -23,6 +23,9 @@
  * - Events (`events.ts`): the Server-Sent Events stream (its event data,
  *   e.g. {@linkcode SavedEventData}) and the presence report
  *   ({@linkcode PresenceBody}).
+ * - Review (`review.ts`): comments anchored to a field's text
+ *   ({@linkcode Comment}, {@linkcode TextAnchor}), review links and
+ *   approvals ({@linkcode Approval}), with their limits.
  * - Link check (`checks.ts`): `POST` a {@linkcode LinkCheckBody} →
  *   {@linkcode LinkCheckAnswer}.
  * - Every error is a short plain-text reason ({@linkcode ErrorBody}) with
@@ -86,3 +89,27 @@ export type {
   SavedEventData,
   ScheduleEventData,
 } from "./events.ts";
+export {
+  ANCHOR_CONTEXT_CHARS,
+  type Approval,
+  type ApproveBody,
+  type Comment,
+  type CommentAuthor,
+  type CommentCreateBody,
+  type CommentPatchBody,
+  type CommentsAnswer,
+  type CommentsEventData,
+  MAX_APPROVALS_PER_PAGE,
+  MAX_COMMENT_CHARS,
+  MAX_COMMENTS_PER_PAGE,
+  MAX_NAME_CHARS,
+  MAX_QUOTE_CHARS,
+  REVIEW_HEADER,
+  REVIEW_LINK_DEFAULT_SECONDS,
+  REVIEW_LINK_MAX_SECONDS,
+  REVIEW_PARAM,
+  type ReviewLinkAnswer,
+  type ReviewLinkBody,
+  type ReviewNameBody,
+  type TextAnchor,
+} from "./review.ts";

@@ -1,7 +1,8 @@
 /**
  * Content stores: the contract ({@linkcode ContentStore}, drafts, history,
  * schedules), the memory and Deno KV stores, the rules every store shares
- * (the pure plan of a draft write, revisions, retention, the record queue;
+ * (the pure plan of a draft write, revisions, retention, the record queue,
+ * the plans of comment changes;
  * the PostgreSQL store in `postgres/` uses them too), and localized reads.
  *
  * @module
@@ -69,3 +70,21 @@ export {
   newRevisions,
 } from "./_revision.ts";
 export { draftLines } from "./draft.ts";
+export {
+  approvalsToDrop,
+  byCreated,
+  checkApproval,
+  checkComment,
+  checkCommentText,
+  type CommentDeletion,
+  type CommentExpect,
+  type CommentUpdate,
+  isPagePath,
+  isReviewStore,
+  MAX_PAGE_CHARS,
+  planAdd,
+  planDelete,
+  planUpdate,
+  ReviewRefusal,
+  type ReviewStore,
+} from "./review.ts";
