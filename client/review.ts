@@ -27,9 +27,9 @@ import type { EditBar } from "./bar_types.ts";
 import type { CmsConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
 import { reasonOf, refuse } from "./refusal.ts";
-import { L } from "./review_labels.ts";
+import { L, ready } from "./review_labels.ts";
 import { type Thread, threads, verdict } from "./review_model.ts";
-import { renderPanel, said } from "./review_panel.ts";
+import { dateTime } from "./labels.ts";
 import { THEME } from "./theme.ts";
 
 const STYLE =
@@ -43,6 +43,8 @@ textarea,input{box-sizing:border-box;width:100%;font:var(--f);padding:6px;border
 const PAGE =
   `::highlight(cms-c){background:#ffd54a66}::highlight(cms-on){background:#ffb300aa}`;
 const PATH = location.pathname;
+// The labels in the UI's language first (German: its own small chunk).
+await ready;
 
 /** The view's state. */
 interface View {
@@ -74,6 +76,8 @@ interface View {
   /** Texts typed in the panel, by form key (kept across renders). */
   drafts: Map<string, string>;
   offBar?: () => void;
+  /** The panel's chunk, once loaded. */
+  P?: typeof import("./review_panel.ts");
 }
 
 /** The range of `at` in the text of `el` (its text nodes, in order). */
@@ -124,7 +128,7 @@ async function call(
   const res = await fetch(url, {
     method,
     headers: v.headers,
-    body: body && JSON.stringify(body),
+    body: body ? JSON.stringify(body) : null,
   }).catch(() => null);
   if (res?.ok) return v.error = "", void load(v), res;
   const reason = await reasonOf(res);
@@ -171,6 +175,11 @@ function update(v: View): void {
   render(v);
 }
 
+/** "Approved by Ada, 3 Jan 2026, 10:00" (and "edited since" when void). */
+const said = (a: Approval, gone?: boolean): string =>
+  L(a.verdict, { name: a.by.name, when: dateTime(Date.parse(a.at)) }) +
+  (a.note ? `: ${a.note}` : "") + (gone ? L("void") : "");
+
 /** The highlights of the open threads (the active one stronger). */
 function paint(v: View): void {
   const all: Range[] = [], on: Range[] = [];
@@ -199,8 +208,9 @@ function paint(v: View): void {
   }
 }
 
-/** Opens or closes the panel. */
-function toggle(v: View, open: boolean): void {
+/** Opens (its chunk loads at the first open) or closes the panel. */
+async function toggle(v: View, open: boolean): Promise<void> {
+  v.P ??= await import("./review_panel.ts");
   v.open = open;
   v.panel.hidden = !open;
   render(v);
@@ -228,9 +238,11 @@ function compose(v: View, anchor?: TextAnchor): void {
 
 /** Renders the panel (keeping focus and typed text). */
 function render(v: View): void {
-  if (!v.open) return;
+  if (!v.open || !v.P) return;
   const k = (v.root.activeElement as HTMLElement | null)?.dataset.k;
-  v.panel.replaceChildren(...renderPanel(v, { call, jump, toggle, render }));
+  v.panel.replaceChildren(
+    ...v.P.renderPanel(v, { call, jump, toggle, render, said }),
+  );
   if (k) v.root.querySelector<HTMLElement>(`[data-k="${k}"]`)?.focus();
 }
 

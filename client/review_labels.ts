@@ -1,13 +1,15 @@
 /**
- * The labels of review in place (the review chunk's own tables, English and
- * German, through `chunkLabels`: nothing of them loads to edit a page).
+ * The labels of review in place: the review chunks' own English table, and
+ * German (`review_de.ts`, loaded only for a German UI). Nothing of them
+ * loads to edit a page.
  *
  * @module
  */
 
-import { chunkLabels } from "./labels.ts";
+import { format, labels } from "./labels.ts";
 
-const en = {
+/** The English table; its keys are every review label. */
+export const en = {
   title: "Comments",
   count: "{n} comment|{n} comments",
   comment: "Comment",
@@ -43,43 +45,16 @@ const en = {
   failed: "Not sent: {reason}",
 };
 
+/** The table in use: English, or German once `review_de.ts` is in. */
+const table = { ...en };
+
 /** The review labels: `L("count", { n: 2 })` → "2 comments". */
-export const L: (
+export const L = (
   key: keyof typeof en,
   values?: Record<string, string | number>,
-) => string = chunkLabels(en, {
-  title: "Kommentare",
-  count: "{n} Kommentar|{n} Kommentare",
-  comment: "Kommentieren",
-  reply: "Antworten",
-  send: "Senden",
-  resolve: "Erledigt",
-  reopen: "Wieder öffnen",
-  edit: "Bearbeiten",
-  remove: "Löschen",
-  save: "Speichern",
-  cancel: "Abbrechen",
-  close: "Schließen",
-  detached: "Losgelöst: der zitierte Text ist nicht mehr da",
-  resolved: "Erledigt von {name}",
-  showResolved: "Erledigte zeigen",
-  none:
-    "Noch keine Kommentare. Text auf der Seite auswählen, um zu kommentieren.",
-  confirmRemove: "Diesen Kommentar löschen?",
-  deleted: "(gelöscht)",
-  edited: " (bearbeitet)",
-  link: "Review-Link",
-  linkMade:
-    "Mit diesem Link kann jeder diese Seite bis {when} kommentieren und freigeben:",
-  copy: "Kopieren",
-  approve: "Freigeben",
-  ask: "Änderungen erbitten",
-  approved: "Freigegeben von {name}, {when}",
-  changes: "Änderungen erbeten von {name}, {when}",
-  void: " (seitdem bearbeitet)",
-  name: "Ihr Name",
-  nameHint: "Steht bei Ihren Kommentaren und Ihrem Urteil.",
-  go: "Weiter",
-  note: "Notiz (optional)",
-  failed: "Nicht gesendet: {reason}",
-});
+): string => format(table[key], values);
+
+/** Resolves once the table is the UI's language (German: a lazy chunk). */
+export const ready: Promise<unknown> = labels.lang.startsWith("de")
+  ? import("./review_de.ts").then((m) => Object.assign(table, m.de))
+  : Promise.resolve();

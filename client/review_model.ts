@@ -1,17 +1,12 @@
 /**
  * Review in place, the state part (no DOM): a page's comments as threads,
  * each found again in its field's text ({@linkcode threads}), the latest
- * verdict and whether a later draft edit voided it ({@linkcode verdict}),
- * and whose comment is whose. `review.ts` is the view.
+ * verdict and whether a later draft edit voided it ({@linkcode verdict}). `review.ts` is the view.
  *
  * @module
  */
 
-import type {
-  Approval,
-  Comment,
-  CommentAuthor,
-} from "../core/protocol/review.ts";
+import type { Approval, Comment } from "../core/protocol/review.ts";
 import { resolveAnchor, type TextRange } from "../core/review/anchor.ts";
 
 /** One thread: its first comment, its replies, and where its quote is now. */
@@ -67,10 +62,6 @@ export function threads(
     a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]
   ).map(([, t]) => t);
 }
-
-/** Whether `c` was written by `me` (same name and kind). */
-export const own = (c: Comment, me: CommentAuthor): boolean =>
-  c.author.name === me.name && c.author.kind === me.kind;
 
 /**
  * The page's latest verdict, and whether it still covers the drafts:

@@ -16,7 +16,7 @@ import type {
 import { dateTime } from "./labels.ts";
 import type { View } from "./review.ts";
 import { L } from "./review_labels.ts";
-import { own, type Thread } from "./review_model.ts";
+import type { Thread } from "./review_model.ts";
 
 /** What the panel calls back into the view. */
 export interface PanelActions {
@@ -29,12 +29,9 @@ export interface PanelActions {
   jump(v: View, id: string): void;
   toggle(v: View, open: boolean): void;
   render(v: View): void;
+  /** A verdict's line. */
+  said(a: Approval, gone?: boolean): string;
 }
-
-/** "Approved by Ada, 3 Jan 2026, 10:00" (and "edited since" when void). */
-export const said = (a: Approval, gone?: boolean): string =>
-  L(a.verdict, { name: a.by.name, when: dateTime(Date.parse(a.at)) }) +
-  (a.note ? `: ${a.note}` : "") + (gone ? L("void") : "");
 
 /** The panel's nodes for the view's state. */
 export function renderPanel(v: View, x: PanelActions): Node[] {
@@ -90,7 +87,7 @@ export function renderPanel(v: View, x: PanelActions): Node[] {
       "ul",
       {},
       ...v.data.approvals.slice(-3).reverse().map((a) =>
-        h("li", { class: "m" }, said(a))
+        h("li", { class: "m" }, x.said(a))
       ),
     ),
   ];
@@ -201,7 +198,8 @@ function thread(v: View, t: Thread, x: PanelActions, o: Tools): HTMLElement {
   };
   const comment = (c: Comment) => {
     const edit = () => send("e:" + c.id, "PATCH", item(c.id), {});
-    const mine = own(c, v.me) && !c.deleted;
+    const mine = c.author.name === v.me.name &&
+      c.author.kind === v.me.kind && !c.deleted;
     return h(
       "div",
       { class: "c" },
