@@ -120,9 +120,15 @@ export function mount(
   );
   const cfg = s.cfg = readConfig(options);
   // A review link's page: no editing, the bar for the review chunk only.
-  const ready = cfg.reviewer
-    ? Promise.resolve(void (s.bar = createBar(kit, cfg.editor, [])))
-    : startEditors(s, activate(s, () => open(s, options)));
+  if (cfg.reviewer) {
+    const ready = import("./review.ts").then((m) =>
+      void s.cleanups.push(
+        m.attachReview(kit, s.bar = createBar(kit, cfg.editor, []), cfg),
+      )
+    );
+    return { fields: 0, ready, save: () => ready, unmount: s.unmount };
+  }
+  const ready = startEditors(s, activate(s, () => open(s, options)));
   void attachFeatures(s, ready);
   return {
     get fields() {

@@ -74,9 +74,12 @@ export interface CmsConfig {
    * `comments` and `approve`). Default `false`.
    */
   reviewer: boolean;
-  /** Verdict endpoint of a reviewer's page (`/api/cms/review/approve`);
-   * its sibling `name` takes the reviewer's name. `""` (default): none. */
+  /** Verdict endpoint of a reviewer's page, with the page
+   * (`/api/cms/review/approve?page=%2F`). `""` (default): none. */
   approve: string;
+  /** Name endpoint of a reviewer's page (`/api/cms/review/name`): the name
+   * a reviewer gives once. `""` (default): none. */
+  reviewName: string;
 }
 
 /**
@@ -113,6 +116,7 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     review: "",
     reviewer: false,
     approve: "",
+    reviewName: "",
   };
   let name: keyof CmsConfig;
   for (name in config) {

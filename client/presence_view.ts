@@ -5,7 +5,8 @@
  * hands saved values to the model (`Model.stored`: a clean region takes
  * the value with a brief highlight; a dirty one gets "Ada saved this
  * field" and the conflict choice at once), passes draft-mode events on as
- * `cms:published`, `cms:drafts` and `cms:schedule` on `document`, and
+ * `cms:published`, `cms:drafts`, `cms:schedule` and `cms:comments` (review
+ * in place re-reads) on `document`, and
  * reports this editor's focus and unsaved fields through `presence.ts`.
  *
  * @module
@@ -112,7 +113,7 @@ function openStream(url: string, handlers: StreamHandlers): () => void {
     on("presence", handlers.presence);
     on("saved", handlers.saved);
     on("resync", () => handlers.reread());
-    for (const name of ["published", "drafts", "schedule"]) {
+    for (const name of ["published", "drafts", "schedule", "comments"]) {
       on(
         name,
         (detail) =>

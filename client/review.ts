@@ -76,6 +76,8 @@ interface View {
   /** Texts typed in the panel, by form key (kept across renders). */
   drafts: Map<string, string>;
   offBar?: () => void;
+  /** A reviewer's event stream. */
+  es?: EventSource;
   /** The panel's chunk, once loaded. */
   P?: typeof import("./review_panel.ts");
 }
@@ -241,7 +243,7 @@ function render(v: View): void {
   if (!v.open || !v.P) return;
   const k = (v.root.activeElement as HTMLElement | null)?.dataset.k;
   v.panel.replaceChildren(
-    ...v.P.renderPanel(v, { call, jump, toggle, render, said }),
+    ...v.P.renderPanel(v, { call, jump, toggle, render, said, stream }),
   );
   if (k) v.root.querySelector<HTMLElement>(`[data-k="${k}"]`)?.focus();
 }
@@ -259,6 +261,17 @@ function place(v: View): void {
   }px`;
 }
 
+/**
+ * A named reviewer's own event stream (the review cookie admits it): a
+ * `comments` event re-reads. Editors get theirs through the session.
+ */
+function stream(v: View): void {
+  const { events, reviewer } = v.cfg;
+  if (!reviewer || !events || !v.me.name || v.es) return;
+  v.es = new EventSource(`${events}?page=${encodeURIComponent(PATH)}`);
+  v.es.addEventListener("comments", () => load(v));
+}
+
 /** The page's listeners: selection, keys, clicks on highlights, live. */
 function follow(v: View): (() => void)[] {
   const { listen } = v.kit;
@@ -266,12 +279,14 @@ function follow(v: View): (() => void)[] {
   const soon = (
     fn: () => void,
   ) => (cancelAnimationFrame(frame), frame = requestAnimationFrame(fn));
+  // Without a stream of its own or the session's, re-read now and then.
   const timer = setInterval(
-    () => v.cfg.events || document.hidden || load(v),
+    () => v.es || v.cfg.events && !v.cfg.reviewer || document.hidden || load(v),
     20_000,
   );
+  stream(v);
   return [
-    () => clearInterval(timer),
+    () => (clearInterval(timer), v.es?.close()),
     listen(document, "selectionchange", () => soon(() => place(v))),
     listen<KeyboardEvent>(document, "keydown", (k) => {
       if ((k.ctrlKey || k.metaKey) && k.altKey && k.code === "KeyM") {

@@ -29,6 +29,8 @@ export interface PanelActions {
   jump(v: View, id: string): void;
   toggle(v: View, open: boolean): void;
   render(v: View): void;
+  /** Opens a reviewer's event stream (once named: the cookie admits it). */
+  stream(v: View): void;
   /** A verdict's line. */
   said(a: Approval, gone?: boolean): string;
 }
@@ -104,10 +106,10 @@ export function renderPanel(v: View, x: PanelActions): Node[] {
         await x.call(
           v,
           "POST",
-          new URL("name", new URL(cfg.approve, location.href)).href,
-          { name: n },
+          cfg.reviewName,
+          { name: n, page },
         )
-      ) v.me.name = n, x.render(v);
+      ) v.me.name = n, x.render(v), x.stream(v);
     };
     name.onkeydown = (e) => e.key === "Enter" && void go();
     return [
@@ -142,7 +144,7 @@ export function renderPanel(v: View, x: PanelActions): Node[] {
       : send(
         "note",
         "POST",
-        `${cfg.approve}?page=${encodeURIComponent(page)}`,
+        cfg.approve,
         { verdict: f },
       );
   const shown = v.list.filter((t) => v.all || !t.head.resolved);
