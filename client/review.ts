@@ -34,7 +34,7 @@ import { THEME } from "./theme.ts";
 
 const STYLE =
   `.P{position:fixed;z-index:2147483001;top:16px;right:16px;width:min(24em,calc(100vw - 32px));max-height:calc(100vh - 120px);overflow:auto}
-ul{list-style:none;margin:0;padding:0}li{border-top:1px solid var(--bg2);padding:var(--sp) 0}
+ul{list-style:none;margin:0;padding:0}li{border-top:1px solid var(--bg2);padding:var(--sp) 0;content-visibility:auto;contain-intrinsic-size:auto 9em}
 .on{background:var(--bg2)}.c p{margin:2px 0 4px;white-space:pre-wrap;overflow-wrap:anywhere}
 .q{display:block;white-space:normal;text-align:left;border-left:3px solid #e0a800;margin:0 0 4px}
 textarea,input{box-sizing:border-box;width:100%;font:var(--f);padding:6px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg)}

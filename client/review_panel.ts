@@ -13,7 +13,7 @@ import type {
   Comment,
   ReviewLinkAnswer,
 } from "../core/protocol/review.ts";
-import { dateTime } from "./labels.ts";
+import { labels } from "./labels.ts";
 import type { View } from "./review.ts";
 import { L } from "./review_labels.ts";
 import type { Thread } from "./review_model.ts";
@@ -66,6 +66,11 @@ export function renderPanel(v: View, x: PanelActions): Node[] {
       );
   };
   const item = (id: string) => `${cfg.comments}/${encodeURIComponent(id)}`;
+  const time = new Intl.DateTimeFormat(labels.lang, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+  const when = (iso: string) => time.format(Date.parse(iso));
   const all = h("input", { type: "checkbox" });
   all.checked = !!v.all;
   all.onchange = () => (v.all = all.checked, x.render(v));
@@ -84,7 +89,7 @@ export function renderPanel(v: View, x: PanelActions): Node[] {
       btn(L("close"), () => x.toggle(v, false)),
     ),
     h("p", { class: "e", role: "alert" }, v.error ?? ""),
-    ...v.link ? linkBox(v, v.link) : [],
+    ...v.link ? linkBox(v, v.link, when(v.link.expires)) : [],
     h(
       "ul",
       {},
@@ -155,14 +160,18 @@ export function renderPanel(v: View, x: PanelActions): Node[] {
       ? h(
         "ul",
         {},
-        ...shown.map((t) => thread(v, t, x, { btn, area, send, item })),
+        ...shown.map((t) => thread(v, t, x, { btn, area, send, item, when })),
       )
       : h("p", { class: "m" }, L("none")),
   ];
 }
 
 /** The review link just made, with Copy. */
-function linkBox({ kit: { h } }: View, link: ReviewLinkAnswer): Node[] {
+function linkBox(
+  { kit: { h } }: View,
+  link: ReviewLinkAnswer,
+  when: string,
+): Node[] {
   const input = h("input", {
     type: "text",
     readonly: "",
@@ -173,7 +182,7 @@ function linkBox({ kit: { h } }: View, link: ReviewLinkAnswer): Node[] {
   const copy = h("button", {}, L("copy"));
   copy.onclick = () => navigator.clipboard?.writeText(link.url);
   return [
-    h("p", {}, L("linkMade", { when: dateTime(Date.parse(link.expires)) })),
+    h("p", {}, L("linkMade", { when })),
     input,
     h("div", { class: "a" }, copy),
   ];
@@ -185,6 +194,9 @@ interface Tools {
   area(k: string, label: string, go: () => unknown): HTMLElement;
   send(k: string, method: string, url: string, body: object): unknown;
   item(id: string): string;
+  /** A time in the UI's language (one formatter per render: 200 comments
+   * with a formatter each would take longer than the rest). */
+  when(iso: string): string;
 }
 
 /** One thread: its quote (jumps to it) or "detached", comments, actions. */
@@ -209,7 +221,7 @@ function thread(v: View, t: Thread, x: PanelActions, o: Tools): HTMLElement {
       h(
         "span",
         { class: "m" },
-        ` · ${dateTime(Date.parse(c.created))}${c.edited ? L("edited") : ""}`,
+        ` · ${o.when(c.created)}${c.edited ? L("edited") : ""}`,
       ),
       ...v.editing === c.id
         ? [
