@@ -165,6 +165,7 @@ export {
   type CmsEventsOptions,
   type CmsOptions,
   type CmsPreviewOptions,
+  type CmsReviewOptions,
   type CmsRoute,
   createCms,
   type PageConfig,
@@ -213,6 +214,18 @@ export {
   type PreviewHandlerOptions,
   PreviewSigner,
 } from "./server/drafts/mod.ts";
+// Review in place: comments, review links, approvals.
+export {
+  createReviewHandlers,
+  REVIEW_COOKIE,
+  type ReviewHandlerOptions,
+  type ReviewHandlers,
+  reviewOf,
+  reviewSigner,
+  type ReviewVisit,
+  type StreamAccess,
+  withReviewers,
+} from "./server/review/mod.ts";
 export {
   type ClientHandler,
   type ClientHandlerOptions,
@@ -297,6 +310,7 @@ export {
 } from "./server/events/mod.ts";
 export {
   type BusMessage,
+  type CommentsMessage,
   type DraftsMessage,
   type EventBus,
   MemoryEventBus,

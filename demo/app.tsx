@@ -21,6 +21,8 @@ import type { EventBus } from "../server/events/mod.ts";
 import { PREVIEW_PARAM, type PreviewSigner } from "../server/drafts/mod.ts";
 import type { HistoryStore, PublishMode } from "../server/store/mod.ts";
 import { type Cms, createCms } from "../server/app/mod.ts";
+import type { ReviewVisit } from "../server/review/mod.ts";
+import { REVIEW_PARAM } from "../core/protocol/review.ts";
 import { demoContent, HERO_PLACEHOLDER, loadHome } from "./content.ts";
 import {
   clientAddress,
@@ -85,6 +87,10 @@ export interface DemoAppOptions {
   publishMode?: PublishMode;
   /** Signs preview links (draft mode). */
   previewSigner?: PreviewSigner;
+  /** Turns review in place on (draft mode): the review links' secret. */
+  reviewSecret?: string;
+  /** Publish waits for an approval from a review link (draft mode). */
+  requireApproval?: boolean;
   /** The editor event stream's bus (default: in-process) and heartbeat. */
   events?: { bus?: EventBus; heartbeatMs?: number };
   /**
@@ -174,15 +180,27 @@ export async function createDemoApp(
     preview: publishMode === "draft" && options.previewSigner
       ? { signer: options.previewSigner, allowPath: (path) => homes.has(path) }
       : undefined,
+    // Review in place (draft mode): comments, review links, approvals.
+    review: publishMode === "draft" && options.reviewSecret
+      ? { secret: options.reviewSecret, allowPath: (path) => homes.has(path) }
+      : undefined,
+    requireApproval: publishMode === "draft" && options.reviewSecret
+      ? options.requireApproval
+      : undefined,
   });
   options.created?.(cms);
-  const { publish, schedule } = cms.pageConfig();
+  const { publish, schedule, comments, review } = cms.pageConfig();
   const drafted = publishMode === "draft" ? draftStore(store) : null;
   const signer = options.previewSigner;
 
   async function home(req: Request, url: URL): Promise<Response> {
     const token = url.searchParams.get(PREVIEW_PARAM);
     if (drafted && token !== null) return await preview(url, token);
+    const visit = drafted ? await cms.review(req) : null;
+    if (visit) return await reviewPage(url, visit);
+    if (drafted && url.searchParams.has(REVIEW_PARAM)) {
+      return forbidden("This review link is invalid or has expired.");
+    }
     const editor = await authorize(req) ?? null;
     const editing = editor !== null && url.searchParams.has("edit");
     const nonce = randomToken(16);
@@ -206,6 +224,8 @@ export async function createDemoApp(
       mediaBase: options.media.url(""),
       publish,
       schedule,
+      comments,
+      review,
     }));
     // What an editor sees depends on their session: never in a shared cache.
     return page(html, 200, {
@@ -240,6 +260,40 @@ export async function createDemoApp(
       editor: null,
       editing: false,
       preview: true,
+      clientSrc: CLIENT_ENTRY,
+      drawerSrc: DRAWER_PATH,
+      nonce,
+    }));
+    return page(html, 200, {
+      "Cache-Control": "private, no-store",
+      "X-Robots-Tag": "noindex",
+      "Referrer-Policy": "no-referrer",
+      "Content-Security-Policy": contentSecurityPolicy(
+        nonce,
+        options.imageOrigins,
+      ),
+    });
+  }
+
+  /**
+   * A review link: this page's drafts, with field markers and the
+   * reviewer's client (comments, approval), without a session.
+   */
+  async function reviewPage(url: URL, visit: ReviewVisit): Promise<Response> {
+    const nonce = randomToken(16);
+    const locale = homes.get(url.pathname);
+    const html = renderDocument(HomePageView({
+      page: await loadHome(
+        drafted!,
+        true,
+        locale === undefined ? undefined : { content, locale },
+      ),
+      content,
+      locale,
+      path: url.pathname,
+      editor: null,
+      editing: false,
+      reviewer: cms.reviewConfig(visit, { exit: url.pathname }) ?? undefined,
       clientSrc: CLIENT_ENTRY,
       drawerSrc: DRAWER_PATH,
       nonce,

@@ -118,6 +118,12 @@ export interface DemoOptions {
    */
   previewSecret?: string;
   /**
+   * Publish waits for an approval from a review link (draft mode;
+   * `CMS_REQUIRE_APPROVAL=1`). Review links are signed with the preview
+   * secret, for their own capability. Default `false`.
+   */
+  requireApproval?: boolean;
+  /**
    * Drain on SIGTERM/SIGINT (see `serveGracefully`); the CLI turns it on.
    * Default `false`.
    */
@@ -207,6 +213,8 @@ export async function startDemo(
     // Filled once the port is known; CMS_PUBLIC_HOST adds the public name.
     const allowedHosts: string[] = [];
     let cms: Cms | undefined;
+    const previewSecret = options.previewSecret ||
+      await keptSecret(`${dataDir}/preview-secret`, 32);
     const handler = await createDemoApp({
       allowedHosts,
       imageOrigins: options.s3 ? [new URL(options.s3.publicUrl).origin] : [],
@@ -221,10 +229,9 @@ export async function startDemo(
       // Draft mode: a scheduler fires scheduled publishes (missed ones at
       // once); editors hear of each firing through the event hub.
       schedulePollMs: options.schedulePollMs,
-      previewSigner: new PreviewSigner(
-        options.previewSecret ||
-          await keptSecret(`${dataDir}/preview-secret`, 32),
-      ),
+      previewSigner: new PreviewSigner(previewSecret),
+      reviewSecret: previewSecret,
+      requireApproval: options.requireApproval,
       publicOrigin,
       clientAddress: options.clientAddress,
       events: { bus, heartbeatMs: options.eventsHeartbeatMs },
@@ -435,6 +442,7 @@ if (import.meta.main) {
     publishMode: publishModeFromEnv(env("CMS_PUBLISH")),
     locales: list("CMS_LOCALES"),
     previewSecret: env("CMS_PREVIEW_SECRET") || undefined,
+    requireApproval: env("CMS_REQUIRE_APPROVAL") === "1",
     schedulePollMs: Number(env("CMS_SCHEDULE_POLL_MS")) || undefined,
     signals: true,
     shutdownDeadlineMs: Number.isFinite(deadline) ? deadline : 10_000,

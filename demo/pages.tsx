@@ -14,6 +14,7 @@ import {
 } from "../fresh/components.tsx";
 import { contentVersion } from "../core/version.ts";
 import type { Editor } from "../server/http/mod.ts";
+import type { PageConfig } from "../server/app/mod.ts";
 import { ALLOWLIST, HERO_PLACEHOLDER, type HomePage } from "./content.ts";
 import { EDIT_STYLES, STYLES } from "./styles.ts";
 
@@ -106,6 +107,15 @@ export interface HomeProps {
   schedule?: string;
   /** A preview link: drafts shown read-only, with a banner. */
   preview?: boolean;
+  /** Comments endpoint (review on): editors comment on the page's text. */
+  comments?: string;
+  /** Review-links endpoint (review on). */
+  review?: string;
+  /**
+   * A review link: the reviewer's page config. The drafts are shown with
+   * field markers (to comment on) and the reviewer's client, with a banner.
+   */
+  reviewer?: PageConfig;
   /** The content declaration (with the site's locales, if any). */
   content?: typeof ALLOWLIST;
   /** The page's locale, on a site with locales. */
@@ -118,9 +128,11 @@ export interface HomeProps {
 
 /** The home page: `pages:home` with title, summary, body and features. */
 export function HomePageView(props: HomeProps): VNode {
-  const { page, editing, editor, locale } = props;
+  const { page, editor, locale } = props;
   const content = props.content ?? ALLOWLIST;
   const path = props.path ?? "/";
+  // A reviewer's page carries the field markers, as edit mode does.
+  const editing = props.editing || props.reviewer !== undefined;
   return (
     <Layout
       title={page.title}
@@ -133,6 +145,12 @@ export function HomePageView(props: HomeProps): VNode {
         {props.preview && (
           <p class="preview-banner" role="note" data-preview>
             Preview of unpublished changes. Visitors do not see them yet.
+          </p>
+        )}
+        {props.reviewer && (
+          <p class="preview-banner" role="note" data-review>
+            Review of unpublished changes: select text to comment, then approve
+            or ask for changes.
           </p>
         )}
         <article>
@@ -189,7 +207,15 @@ export function HomePageView(props: HomeProps): VNode {
           />
         </section>
       </main>
-      {editing && (
+      {props.reviewer && (
+        <CmsScript
+          editing
+          src={props.clientSrc}
+          nonce={props.nonce}
+          config={props.reviewer}
+        />
+      )}
+      {props.editing && (
         <>
           <CmsScript
             editing
@@ -207,6 +233,8 @@ export function HomePageView(props: HomeProps): VNode {
               ...props.mediaBase ? { mediaBase: props.mediaBase } : {},
               ...props.publish ? { publish: props.publish } : {},
               ...props.schedule ? { schedule: props.schedule } : {},
+              ...props.comments ? { comments: props.comments } : {},
+              ...props.review ? { review: props.review } : {},
               ...locale && props.locales
                 ? { locale, locales: props.locales }
                 : {},

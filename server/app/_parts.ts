@@ -32,8 +32,15 @@ import { EditorEvents } from "../events/mod.ts";
 import {
   type ContentStore,
   type HistoryStore,
+  isReviewStore,
   isScheduleStore,
 } from "../store/mod.ts";
+import {
+  createReviewHandlers,
+  type ReviewHandlers,
+  reviewSigner,
+  withReviewers,
+} from "../review/mod.ts";
 import { createClientHandler } from "../bundle/mod.ts";
 import type { CmsOptions } from "./options.ts";
 
@@ -67,6 +74,8 @@ export interface Built {
   scheduler: Scheduler | null;
   /** The client's mount module path, when the client is served. */
   mount: string | null;
+  /** The review endpoints, when review is on. */
+  review: ReviewHandlers | null;
 }
 
 /** Whether the store keeps revisions (a {@linkcode HistoryStore}). */
@@ -135,7 +144,18 @@ function switches(options: CmsOptions) {
     );
   }
   const events = options.events ?? options.bus !== undefined;
-  return { draft, history, library, schedules, preview, events };
+  const review = options.review;
+  if (review && !isReviewStore(options.store)) {
+    throw new TypeError(
+      "review needs a store that keeps comments (memory, KV, PostgreSQL)",
+    );
+  }
+  if (options.requireApproval && !(draft && review && options.pageUrl)) {
+    throw new TypeError(
+      'requireApproval needs publishMode: "draft", review and pageUrl',
+    );
+  }
+  return { draft, history, library, schedules, preview, events, review };
 }
 
 /** Adds one part to the route table. */
@@ -177,6 +197,7 @@ export function buildParts(options: CmsOptions, base: string): Built {
   const ctx: Ctx = { options, base, on, store, add, hooks };
   addContentParts(ctx);
   if (on.draft) addDraftParts(ctx);
+  const review = addReviewParts(ctx);
   const { events, scheduler } = hooks;
   if (events) add("events", `${base}/events`, ["GET", "POST"], events.handler);
   let mount: string | null = null;
@@ -198,7 +219,7 @@ export function buildParts(options: CmsOptions, base: string): Built {
     }
     add("files", prefix, ["GET", "HEAD"], serveLocalMedia(storage), true);
   }
-  return { parts, events, scheduler, mount };
+  return { parts, events, scheduler, mount, review };
 }
 
 /** The event hub and the scheduler, and the hooks that feed them. */
@@ -207,10 +228,15 @@ function background(
   on: ReturnType<typeof switches>,
   store: ContentStore,
 ): Hooks {
+  // With review on, a review link's holder may open its page's stream.
+  const access = on.review
+    ? withReviewers(options, reviewSigner(on.review.secret))
+    : {};
   const events = on.events
     ? new EditorEvents({
       ...options,
       ...(typeof on.events === "object" ? on.events : {}),
+      ...access,
       bus: options.bus,
     })
     : null;
@@ -290,8 +316,9 @@ function addDraftParts({ options, base, on, add, hooks }: Ctx) {
     onPublish: hooks.onPublish,
     onDiscard: hooks.onDiscard,
   };
+  const publish = { ...opts, requireApproval: options.requireApproval };
   add("drafts", `${base}/drafts`, ["GET", "HEAD"], createDraftsHandler(opts));
-  add("publish", `${base}/publish`, ["POST"], createPublishHandler(opts));
+  add("publish", `${base}/publish`, ["POST"], createPublishHandler(publish));
   add("discard", `${base}/discard`, ["POST"], createDiscardHandler(opts));
   if (on.schedules) {
     add(
@@ -318,4 +345,31 @@ function addDraftParts({ options, base, on, add, hooks }: Ctx) {
       createPreviewHandler({ ...options, ...preview }),
     );
   }
+}
+
+/** The review endpoints (comments, links, approvals, names), when on. */
+function addReviewParts(
+  { options, base, on, store, add, hooks }: Ctx,
+): ReviewHandlers | null {
+  if (!on.review || !isReviewStore(store)) return null;
+  const review = createReviewHandlers({
+    ...options,
+    store,
+    signer: reviewSigner(on.review.secret),
+    allowPath: on.review.allowPath,
+    reviewerRequestsPerMinute: on.review.reviewerRequestsPerMinute,
+    onComments: hooks.events?.onComments,
+  });
+  add("comments", `${base}/comments`, ["GET", "POST"], review.comments);
+  add(
+    "comment",
+    `${base}/comments/`,
+    ["PATCH", "DELETE"],
+    review.comment,
+    true,
+  );
+  add("reviewLinks", `${base}/review/links`, ["POST"], review.links);
+  add("approve", `${base}/review/approve`, ["POST"], review.approve);
+  add("reviewName", `${base}/review/name`, ["POST"], review.name);
+  return review;
 }

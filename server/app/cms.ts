@@ -13,6 +13,7 @@ import {
 } from "../http/mod.ts";
 import type { EditorEvents } from "../events/mod.ts";
 import type { Scheduler } from "../drafts/mod.ts";
+import type { ReviewVisit } from "../review/mod.ts";
 import { log } from "../ops/mod.ts";
 import { cmsScript } from "../markup/mod.ts";
 import type { CmsOptions } from "./options.ts";
@@ -26,7 +27,8 @@ export interface CmsRoute {
   path: string;
   /**
    * The part: `save`, `media`, `library`, `history`, `drafts`, `publish`,
-   * `discard`, `preview`, `schedule`, `cancelSchedule`, `events`, `client`
+   * `discard`, `preview`, `schedule`, `cancelSchedule`, `events`,
+   * `comments`, `comment`, `reviewLinks`, `approve`, `reviewName`, `client`
    * or `files`.
    */
   name: string;
@@ -64,6 +66,16 @@ export interface PageConfig {
   locale?: string;
   /** The site's locales and this page's URL in each. */
   locales?: { tag: string; url: string }[];
+  /** Comments endpoint (when review is on). */
+  comments?: string;
+  /** Review-links endpoint (editors, when review is on). */
+  review?: string;
+  /** `true` on a page opened with a review link (`Cms.reviewScripts`). */
+  reviewer?: boolean;
+  /** A reviewer's approve endpoint, with the page: `…/review/approve?page=P`. */
+  approve?: string;
+  /** A reviewer's name endpoint (`POST {name, page}`). */
+  reviewName?: string;
 }
 
 /** What only the page knows: merged into {@linkcode Cms.pageConfig}. */
@@ -110,6 +122,26 @@ export interface Cms {
    * client's mount module. Render it only for an editor.
    */
   editorScripts(facts?: PageFacts): string;
+  /**
+   * Whether a page request comes with a valid review link for its own path
+   * (the `review` query parameter, else the reviewer's cookie): then render
+   * the page's drafts, read-only, and {@linkcode Cms.reviewScripts}.
+   * `null` otherwise, and always when review is off.
+   */
+  review(req: Request): Promise<ReviewVisit | null>;
+  /**
+   * A reviewer's page config (`reviewer: true`, the comments, approve and
+   * name endpoints, the event stream, their name), for a host that writes
+   * its own scripts; `null` when review is off.
+   */
+  reviewConfig(visit: ReviewVisit, facts?: PageFacts): PageConfig | null;
+  /**
+   * What a page opened with a review link adds for the reviewer: the page
+   * config (`reviewer: true`, the comments, approve and name endpoints,
+   * the event stream) and the client's mount module. `""` when review is
+   * off.
+   */
+  reviewScripts(visit: ReviewVisit, facts?: PageFacts): string;
   /** Stops the scheduler and closes the event streams. */
   close(): Promise<void>;
 }
@@ -140,7 +172,10 @@ export interface Cms {
  */
 export function createCms(options: CmsOptions): Cms {
   const basePath = basePathOf(options);
-  const { parts, events, scheduler, mount } = buildParts(options, basePath);
+  const { parts, events, scheduler, mount, review } = buildParts(
+    options,
+    basePath,
+  );
   const exact = new Map<string, Part>();
   const prefixed: Part[] = [];
   for (const part of parts) {
@@ -156,6 +191,25 @@ export function createCms(options: CmsOptions): Cms {
   );
   const started = start(scheduler);
   const config = configOf(parts, options, basePath);
+
+  /** A reviewer's page config (see `Cms.reviewConfig`). */
+  function reviewConfig(
+    visit: ReviewVisit,
+    facts: PageFacts = {},
+  ): PageConfig | null {
+    if (!review || !config.comments) return null;
+    const page = encodeURIComponent(visit.page);
+    return {
+      save: config.save,
+      reviewer: true,
+      comments: config.comments,
+      approve: `${basePath}/review/approve?page=${page}`,
+      reviewName: `${basePath}/review/name`,
+      events: config.events,
+      ...(visit.name === undefined ? {} : { editor: visit.name }),
+      ...facts,
+    };
+  }
 
   async function handle(
     req: Request,
@@ -200,6 +254,12 @@ export function createCms(options: CmsOptions): Cms {
         config: { ...config, ...facts },
       });
     },
+    review: async (req) => await review?.reviewOf(req) ?? null,
+    reviewConfig,
+    reviewScripts(visit, facts = {}) {
+      const config = reviewConfig(visit, facts);
+      return config ? cmsScript({ editing: true, mount, config }) : "";
+    },
     async close() {
       await started;
       await scheduler?.stop();
@@ -235,8 +295,16 @@ function configOf(
 /** Parts named in the page config under another key, or their own. */
 const NAMED: Record<
   string,
-  "history" | "publish" | "schedule" | "library" | "events"
+  | "history"
+  | "publish"
+  | "schedule"
+  | "library"
+  | "events"
+  | "comments"
+  | "review"
 > = {
+  comments: "comments",
+  reviewLinks: "review",
   history: "history",
   publish: "publish",
   schedule: "schedule",

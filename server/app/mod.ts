@@ -18,4 +18,5 @@ export type {
   CmsEventsOptions,
   CmsOptions,
   CmsPreviewOptions,
+  CmsReviewOptions,
 } from "./options.ts";

@@ -37,6 +37,20 @@ export interface CmsPreviewOptions {
   allowPath?: (path: string) => boolean;
 }
 
+/** Review in place (see `docs/review.md`). */
+export interface CmsReviewOptions {
+  /**
+   * Signs review links (at least 32 bytes; share it across instances;
+   * rotate it to revoke every link). May equal the preview secret: review
+   * tokens are signed for another capability.
+   */
+  secret: string | Uint8Array;
+  /** Which site paths may get a review link. Default: any path. */
+  allowPath?: (path: string) => boolean;
+  /** Requests one review link may make per minute (→ 429). Default 60. */
+  reviewerRequestsPerMinute?: number;
+}
+
 /**
  * Options of `createCms`. One object feeds every endpoint: the save
  * endpoint's options (`authorize`, `allowlist`, `store`, `canEdit`, the
@@ -54,6 +68,7 @@ export interface CmsPreviewOptions {
  * | schedule, schedule/cancel | `schedules` is set (draft mode; a scheduler runs in this process) |
  * | preview | `preview` is set (draft mode) |
  * | events | `events` is set, or a `bus` is given |
+ * | comments, comments/ID, review/links, review/approve, review/name | `review` is set (a store that keeps comments) |
  * | client files | always (unless `client: false`) |
  */
 export interface CmsOptions extends
@@ -105,6 +120,17 @@ export interface CmsOptions extends
   bus?: EventBus;
   /** Preview links for drafts (draft mode): a signer, or its settings. */
   preview?: PreviewSigner | CmsPreviewOptions;
+  /**
+   * Review in place: comments on the page's text, review links and
+   * approvals (`{ secret }`). Needs a store that keeps comments (memory,
+   * KV, PostgreSQL). Default: off.
+   */
+  review?: CmsReviewOptions;
+  /**
+   * Publish waits for an approval that covers each field's current draft
+   * (409 otherwise). Needs draft mode, `review` and `pageUrl`. Default off.
+   */
+  requireApproval?: boolean;
   /** Whether the browser client's files are served. Default `true`. */
   client?: boolean;
   /**

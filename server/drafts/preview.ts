@@ -8,7 +8,9 @@
  * bits in the signature's last character).
  *
  * Revoke every link at once by rotating the secret: links signed with the
- * old one stop working.
+ * old one stop working. A signer made with another capability (review
+ * links: `"review"`) signs a different message, so its tokens never pass
+ * as preview tokens, nor the other way round.
  *
  * @module
  */
@@ -55,9 +57,19 @@ const TOKEN = /^([1-9]\d{0,11})\.([A-Za-z0-9_-]{43})$/;
  */
 export class PreviewSigner {
   readonly #key: Promise<CryptoKey>;
+  /** What the tokens grant, signed into each (`preview` by default). */
+  readonly capability: string;
 
-  /** Uses `secret`; throws a `RangeError` when it is shorter than 32 bytes. */
-  constructor(secret: string | Uint8Array) {
+  /**
+   * Uses `secret`; throws a `RangeError` when it is shorter than 32 bytes.
+   * `capability` (default `"preview"`; letters only) is signed into every
+   * token: tokens of one capability fail another's `verify`.
+   */
+  constructor(secret: string | Uint8Array, capability = "preview") {
+    if (!/^[a-z]{1,32}$/.test(capability)) {
+      throw new RangeError("capability must be 1 to 32 letters a-z");
+    }
+    this.capability = capability;
     const bytes = typeof secret === "string"
       ? new TextEncoder().encode(secret)
       : secret;
@@ -85,7 +97,7 @@ export class PreviewSigner {
     const sig = await crypto.subtle.sign(
       "HMAC",
       await this.#key,
-      message(path, exp),
+      message(this.capability, path, exp),
     );
     return {
       token: `${exp}.${base64url(new Uint8Array(sig))}`,
@@ -113,14 +125,20 @@ export class PreviewSigner {
       "HMAC",
       await this.#key,
       sig as BufferSource,
-      message(path, exp),
+      message(this.capability, path, exp),
     );
   }
 }
 
-/** The signed bytes: a domain tag, the path and the expiry. */
-function message(path: string, exp: number): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(`inplace-cms preview\n${path}\n${exp}`);
+/** The signed bytes: a domain tag with the capability, the path and the expiry. */
+function message(
+  capability: string,
+  path: string,
+  exp: number,
+): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(
+    `inplace-cms ${capability}\n${path}\n${exp}`,
+  );
 }
 
 function base64url(bytes: Uint8Array): string {

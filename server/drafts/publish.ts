@@ -4,18 +4,23 @@
  *
  * @module
  */
+import { parseAddress } from "../../core/address.ts";
 import { storedAddress } from "../../core/stored_address.ts";
+import { contentVersion } from "../../core/version.ts";
+import { approvalCovers } from "../../core/review/approval.ts";
 import {
   type PublishAnswer,
   type PublishConflictBody,
   Status,
 } from "../../core/protocol/mod.ts";
 import {
+  type Editor,
   type EndpointCall,
   type Handler,
   HttpError,
   json,
 } from "../http/mod.ts";
+import { type Draft, isReviewStore } from "../store/mod.ts";
 import {
   draftEndpoint,
   type DraftHandlerOptions,
@@ -36,6 +41,15 @@ export type PublishHandlerOptions = DraftHandlerOptions & {
    * `false` to skip it). Default: off.
    */
   checkOnPublish?: PublishChecks;
+  /**
+   * Publish waits for approval: a publish (or a schedule) of a field whose
+   * current draft no approved verdict on its page covers (see
+   * `approvalCovers`: a later edit or a later "changes" voids one) is
+   * refused with 409 and a plain reason naming the fields. Needs
+   * `pageUrl` (the page of each field) and a store that keeps approvals.
+   * Default: off.
+   */
+  requireApproval?: boolean;
 };
 
 /**
@@ -75,6 +89,14 @@ export type PublishHandlerOptions = DraftHandlerOptions & {
 export function createPublishHandler(
   options: PublishHandlerOptions,
 ): Handler<EndpointCall> {
+  if (
+    options.requireApproval &&
+    (!options.pageUrl || !isReviewStore(options.store))
+  ) {
+    throw new TypeError(
+      "requireApproval needs pageUrl and a store that keeps approvals",
+    );
+  }
   return draftEndpoint(
     "publish",
     options,
@@ -87,6 +109,9 @@ export function createPublishHandler(
         const drafts = (await options.store.drafts())
           .filter((d) => !names || names.has(storedAddress(d)));
         refuseFindings(req, options.allowlist, options.checkOnPublish, drafts);
+      }
+      if (options.requireApproval) {
+        await refuseUnapproved(options, req, editor, call, body);
       }
       if (body.at !== undefined) {
         if (!options.scheduler && !options.schedulerElsewhere) {
@@ -123,4 +148,57 @@ export function createPublishHandler(
       return json(Status.OK, answer);
     },
   );
+}
+
+/**
+ * 409 unless an approved verdict on its page covers each named field's
+ * current draft (`requireApproval`).
+ */
+async function refuseUnapproved(
+  options: PublishHandlerOptions,
+  req: Request,
+  editor: Editor,
+  call: EndpointCall | undefined,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const refs = await publishRefs(options, req, editor, call, body);
+  const names = refs && new Set(refs.map(storedAddress));
+  const byPage = new Map<string | null, Draft[]>();
+  for (const draft of await options.store.drafts()) {
+    const field = storedAddress(draft);
+    if (names && !names.has(field)) continue;
+    const page = pageOf(options, field);
+    byPage.set(page, [...byPage.get(page) ?? [], draft]);
+  }
+  const missing: string[] = [];
+  const store = options.store;
+  for (const [page, drafts] of byPage) {
+    const versions = drafts.map((d) => ({
+      field: storedAddress(d),
+      version: contentVersion(d.value),
+    }));
+    const approvals = page !== null && isReviewStore(store)
+      ? await store.approvals(page)
+      : [];
+    missing.push(...approvalCovers(approvals, versions).missing);
+  }
+  if (missing.length) {
+    const list = missing.slice(0, 5).join(", ") +
+      (missing.length > 5 ? ` and ${missing.length - 5} more` : "");
+    throw new HttpError(
+      Status.Conflict,
+      `Publish needs an approval: no approved review covers the current draft of ${list}`,
+    );
+  }
+}
+
+/** The page of a field (`pageUrl`), `null` when it has none or fails. */
+function pageOf(options: PublishHandlerOptions, field: string): string | null {
+  const address = parseAddress(field);
+  if (typeof address === "string" || !options.pageUrl) return null;
+  try {
+    return options.pageUrl(address) ?? null;
+  } catch {
+    return null;
+  }
 }

@@ -141,6 +141,11 @@ export class BusLink {
     for (const message of messages) await this.#bus.publish(message);
   }
 
+  /** Announces that a page's comments or approvals changed. */
+  async comments(page: string): Promise<void> {
+    await this.#bus.publish({ type: "comments", page });
+  }
+
   /** Announces that the set of drafts changed. */
   async drafts(): Promise<void> {
     await this.#bus.publish({ type: "drafts" });
@@ -242,6 +247,11 @@ export async function* contentEvents(
     // What it published comes as `published` (and then `drafts`).
     const data: ScheduleEventData = { id, fields, failed };
     yield { name: "schedule", fields, data, bytes: 0 };
+    return;
+  } else if (message.type === "comments") {
+    // To the page's listeners, who re-read what they may see.
+    const data = { type: "comments", page: message.page };
+    yield { name: "comments", fields: [], data, bytes: 0 };
     return;
   }
   const store = options.store as Partial<DraftStore>;

@@ -10,7 +10,12 @@ import { randomHex } from "../http/mod.ts";
 import type { ContentValue } from "../store/mod.ts";
 
 /** The names of the content events (the ones with an `id:`). */
-export type ContentEventName = "saved" | "published" | "drafts" | "schedule";
+export type ContentEventName =
+  | "saved"
+  | "published"
+  | "drafts"
+  | "schedule"
+  | "comments";
 
 /** A content event before it is numbered. */
 export interface ContentEvent {

@@ -83,13 +83,22 @@ export interface PresenceMessage {
   part?: number;
 }
 
+/** A page's comments or approvals changed: its listeners re-read them. */
+export interface CommentsMessage {
+  /** Kind. */
+  type: "comments";
+  /** The page's path. */
+  page: string;
+}
+
 /** What travels on an {@linkcode EventBus}. */
 export type BusMessage =
   | SavedMessage
   | PublishedMessage
   | DraftsMessage
   | ScheduleMessage
-  | PresenceMessage;
+  | PresenceMessage
+  | CommentsMessage;
 
 /**
  * Largest JSON of one message in UTF-8 bytes: PostgreSQL refuses `NOTIFY`

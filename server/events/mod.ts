@@ -12,6 +12,7 @@ export {
 } from "./streams.ts";
 export {
   type BusMessage,
+  type CommentsMessage,
   type DraftsMessage,
   type EventBus,
   MemoryEventBus,

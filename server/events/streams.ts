@@ -254,6 +254,11 @@ export class EditorEvents {
     await this.#link.schedule(firing);
   };
 
+  /** The review endpoints' `onComments` hook: a page's comments changed. */
+  readonly onComments = async (page: string): Promise<void> => {
+    await this.#link.comments(page);
+  };
+
   /** The discard endpoint's `onDiscard` hook: the drafts changed. */
   readonly onDiscard = async (): Promise<void> => {
     await this.#link.drafts();
@@ -411,7 +416,12 @@ export class EditorEvents {
     }
     if (stream.closed) return;
     const id = this.#replay.idOf(event);
-    if (event.name === "saved") {
+    if (event.name === "comments") {
+      const { page } = event.data as { page: string };
+      if (stream.page === page) {
+        this.#registry.write(stream, frame("comments", event.data, id));
+      }
+    } else if (event.name === "saved") {
       // One encoding for every listener: the same bytes go to each.
       event.frame ??= encoder.encode(frame("saved", event.data, id));
       if (allowed.length) this.#registry.write(stream, event.frame);
