@@ -1,0 +1,327 @@
+/**
+ * Review in place in the browser, on the demo (draft mode, publish waits
+ * for an approval), in Chromium, Firefox and WebKit: an editor comments on
+ * a selection (a highlight, the count in the bar); a reviewer in a
+ * separate browser context without a session opens the review link, gives
+ * a name, replies and approves; the editor sees both live; publish waits
+ * for the approval, and an edit after it voids it.
+ */
+import assert from "node:assert/strict";
+import { startDemo } from "../../demo/main.ts";
+import { engineTest, type Page } from "../helpers/browser.ts";
+import { editInBrowser } from "../helpers/demo.ts";
+
+const PASSWORD = "correct horse battery staple";
+const WAIT = { timeout: 15_000 };
+
+/** Waits for an edit bar button whose text matches `pattern`. */
+function barButton(page: Page, pattern: string) {
+  return page.waitFor(
+    (pattern: string) =>
+      [
+        ...document.querySelector("cms-edit-bar")?.shadowRoot
+          ?.querySelectorAll("button") ?? [],
+      ].some((b) => new RegExp(pattern).test(b.textContent!)),
+    WAIT,
+    pattern,
+  );
+}
+
+/** Clicks the edit bar button whose text matches `pattern`. */
+async function clickBar(page: Page, pattern: string) {
+  await barButton(page, pattern);
+  await page.evaluate((pattern: string) => {
+    const root = document.querySelector("cms-edit-bar")!.shadowRoot!;
+    [...root.querySelectorAll("button")]
+      .find((b) => new RegExp(pattern).test(b.textContent!))!.click();
+  }, pattern);
+}
+
+/** Clicks the review panel's button `label` (in the thread quoting `quote`). */
+async function clickPanel(page: Page, label: string, quote = "") {
+  await page.waitFor(
+    (label: string, quote: string) =>
+      [
+        ...document.querySelector("cms-review")?.shadowRoot
+          ?.querySelectorAll("button") ?? [],
+      ].some((b) =>
+        b.textContent === label &&
+        (b.closest("li")?.textContent ?? quote).includes(quote)
+      ),
+    WAIT,
+    label,
+    quote,
+  );
+  await page.evaluate(
+    (label: string, quote: string) => {
+      const root = document.querySelector("cms-review")!.shadowRoot!;
+      [...root.querySelectorAll("button")].find((b) =>
+        b.textContent === label &&
+        (b.closest("li")?.textContent ?? quote).includes(quote)
+      )!.click();
+    },
+    label,
+    quote,
+  );
+}
+
+/** Types `text` into the panel's field `key` (as input events do). */
+async function fill(page: Page, key: string, text: string) {
+  await page.waitFor(
+    (key: string) =>
+      document.querySelector("cms-review")?.shadowRoot
+        ?.querySelector(`[data-k="${key}"]`),
+    WAIT,
+    key,
+  );
+  await page.evaluate(
+    (key: string, text: string) => {
+      const el = document.querySelector("cms-review")!.shadowRoot!
+        .querySelector<HTMLTextAreaElement>(`[data-k="${key}"]`)!;
+      el.focus();
+      el.value = text;
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    },
+    key,
+    text,
+  );
+}
+
+/** The review panel's text (empty while closed). */
+function panelText(page: Page) {
+  return page.evaluate(() => {
+    const aside = document.querySelector("cms-review")?.shadowRoot
+      ?.querySelector("aside");
+    return aside && !aside.hidden ? aside.textContent! : "";
+  });
+}
+
+/** Waits until the panel's text includes `text`. */
+function panelHas(page: Page, text: string) {
+  return page.waitFor(
+    (text: string) =>
+      document.querySelector("cms-review")?.shadowRoot?.querySelector("aside")
+        ?.textContent?.includes(text),
+    WAIT,
+    text,
+  );
+}
+
+/** Selects `word` in the first text node of `selector`. */
+function select(page: Page, selector: string, word: string) {
+  return page.evaluate(
+    (selector: string, word: string) => {
+      const el = document.querySelector(selector)!;
+      const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n; (n = walk.nextNode() as Text | null);) {
+        const at = n.data.indexOf(word);
+        if (at < 0) continue;
+        const r = document.createRange();
+        r.setStart(n, at);
+        r.setEnd(n, at + word.length);
+        getSelection()!.removeAllRanges();
+        getSelection()!.addRange(r);
+        return;
+      }
+      throw new Error(`no ${word} in ${selector}`);
+    },
+    selector,
+    word,
+  );
+}
+
+/** Edits the title (appends `text`) and saves. */
+async function editTitle(page: Page, text: string) {
+  await page.click("h1");
+  await page.press("End");
+  await page.type(text);
+  await page.press("s", ["Control"]);
+  await page.waitFor(
+    () =>
+      document.querySelector("cms-edit-bar")!.shadowRoot!
+        .querySelector("[aria-live]")!.textContent === "1 unpublished change",
+    WAIT,
+  );
+}
+
+engineTest(
+  "review in place: comment, review link, reply, approve, publish gate",
+  async (t, browser) => {
+    const dataDir = await Deno.makeTempDir({ prefix: "cms-review-" });
+    const demo = await startDemo({
+      port: 0,
+      dataDir,
+      password: PASSWORD,
+      publishMode: "draft",
+      requireApproval: true,
+    });
+    const editor = await browser.newPage();
+    let reviewer: Page | undefined;
+    try {
+      await editInBrowser(editor, demo.url);
+      await barButton(editor, "^0 comments$");
+      const title = await editor.evaluate(() =>
+        document.querySelector("h1")!.textContent!
+      );
+      const word = title.split(/\s+/).find((w) => w.length > 3)!;
+
+      await t.step("an editor comments on a selection", async () => {
+        await editTitle(editor, " now");
+        await select(editor, "h1", word);
+        // The Comment button beside the selection.
+        await editor.waitFor(
+          () =>
+            !document.querySelector("cms-review")!.shadowRoot!
+              .querySelector<HTMLElement>(".F")!.hidden,
+          WAIT,
+        );
+        await editor.evaluate(() =>
+          document.querySelector("cms-review")!.shadowRoot!
+            .querySelector<HTMLElement>(".F")!.click()
+        );
+        await fill(editor, "new", "Is this the right word?");
+        await clickPanel(editor, "Comment");
+        await barButton(editor, "^1 comment$");
+        await panelHas(editor, "Is this the right word?");
+        const marked = await editor.evaluate(() =>
+          globalThis.Highlight
+            ? [...CSS.highlights.get("cms-c")!].map((r) => r.toString())
+            : null
+        );
+        if (marked) assert.deepEqual(marked, [word]);
+        // Nothing of the comment is in the region's content.
+        assert.equal(
+          await editor.evaluate(() => document.querySelector("h1")!.innerHTML),
+          `${title} now`,
+        );
+      });
+
+      await t.step("publish waits for an approval", async () => {
+        await clickBar(editor, "^Publish \\(1\\)");
+        await editor.waitFor(
+          () =>
+            document.querySelector("cms-edit-bar")!.shadowRoot!.textContent!
+              .includes("Publish needs an approval"),
+          WAIT,
+        );
+      });
+
+      let link = "";
+      await t.step("the editor makes a review link", async () => {
+        await clickPanel(editor, "Review link");
+        await editor.waitFor(
+          () =>
+            document.querySelector("cms-review")!.shadowRoot!
+              .querySelector("input[readonly]"),
+          WAIT,
+        );
+        link = await editor.evaluate(() =>
+          document.querySelector("cms-review")!.shadowRoot!
+            .querySelector<HTMLInputElement>("input[readonly]")!.value
+        );
+        assert.match(link, /\?review=/);
+      });
+
+      await t.step(
+        "a reviewer without a session names themself, replies and approves",
+        async () => {
+          reviewer = await browser.newPage();
+          await reviewer.goto(link);
+          await reviewer.waitFor("[data-review]", WAIT);
+          // Asked for a name once, in the panel.
+          await reviewer.waitFor(
+            () =>
+              document.querySelector("cms-review")?.shadowRoot
+                ?.querySelector("[data-k=name]"),
+            WAIT,
+          );
+          await reviewer.evaluate(() => {
+            const input = document.querySelector("cms-review")!.shadowRoot!
+              .querySelector<HTMLInputElement>("[data-k=name]")!;
+            input.value = "Bo Reviewer";
+          });
+          await clickPanel(reviewer, "Continue");
+          await panelHas(reviewer, "Is this the right word?");
+          // No editing for a reviewer.
+          assert.equal(
+            await reviewer.evaluate(() =>
+              document.querySelector("[contenteditable]") === null &&
+              document.querySelector("cms-edit-bar")!.shadowRoot!
+                  .textContent!.includes("Save") === false
+            ),
+            true,
+          );
+          await clickPanel(reviewer, "Reply", word);
+          await fill(
+            reviewer,
+            `r:${await threadId(reviewer)}`,
+            "Yes, it reads well.",
+          );
+          await clickPanel(reviewer, "Send");
+          await panelHas(reviewer, "Yes, it reads well.");
+          await clickBar(reviewer, "^Approve$");
+          await fill(reviewer, "note", "Good to go");
+          await clickPanel(reviewer, "Approve");
+          await panelHas(reviewer, "Approved by Bo Reviewer");
+        },
+      );
+
+      await t.step(
+        "the editor sees the reply and the approval live",
+        async () => {
+          await barButton(editor, "^1 comment · Approved by Bo Reviewer");
+          await panelHas(editor, "Yes, it reads well.");
+          assert.match(await panelText(editor), /Bo Reviewer/);
+        },
+      );
+
+      await t.step(
+        "an edit after the approval voids it; a new one lets publish through",
+        async () => {
+          await editTitle(editor, "!");
+          await barButton(editor, "\\(edited since\\)");
+          await clickBar(editor, "^Publish \\(1\\)");
+          await editor.waitFor(
+            () =>
+              document.querySelector("cms-edit-bar")!.shadowRoot!.textContent!
+                .includes("Publish needs an approval"),
+            WAIT,
+          );
+          await clickBar(reviewer!, "^Approve$");
+          await clickPanel(reviewer!, "Approve");
+          await editor.waitFor(
+            () =>
+              [
+                ...document.querySelector("cms-edit-bar")!.shadowRoot!
+                  .querySelectorAll("button"),
+              ].some((b) =>
+                /Approved by Bo Reviewer/.test(b.textContent!) &&
+                !b.textContent!.includes("edited since")
+              ),
+            WAIT,
+          );
+          await clickBar(editor, "^Publish \\(1\\)");
+          await editor.waitFor(
+            () => !document.querySelector("[data-cms-draft]"),
+            WAIT,
+          );
+          const visitor = await (await fetch(`${demo.url}/`)).text();
+          assert.ok(visitor.includes(`${title} now!`));
+        },
+      );
+    } finally {
+      await reviewer?.close();
+      await editor.close();
+      await demo.close();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+);
+
+/** The id of the panel's first thread. */
+function threadId(page: Page) {
+  return page.evaluate(() =>
+    document.querySelector("cms-review")!.shadowRoot!
+      .querySelector("li[data-t]")!.getAttribute("data-t")!
+  );
+}
