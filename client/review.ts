@@ -2,8 +2,8 @@
  * Review in place, the view (a lazy chunk, loaded after the editor is ready
  * when the page config names a `comments` endpoint, or at once on a review
  * link's page, `reviewer: true`): highlights on the quoted text of each open
- * thread (the CSS Custom Highlight API; elsewhere boxes drawn over the page,
- * so nothing is ever added to a region's content or saved), a "Comment"
+ * thread (the CSS Custom Highlight API: nothing is ever added to a region's
+ * content, so nothing of it can be saved), a "Comment"
  * button beside a selection in a region (and Ctrl+Alt+M), the count and the
  * latest verdict in the edit bar, and the panel: threads in page order, each
  * jumping to its text, detached ones with their quote; replies, resolve and
@@ -38,10 +38,10 @@ ul{list-style:none;margin:0;padding:0}li{border-top:1px solid var(--bg2);padding
 .on{background:var(--bg2)}.c p{margin:2px 0 4px;white-space:pre-wrap;overflow-wrap:anywhere}
 .q{display:block;white-space:normal;text-align:left;border-left:3px solid #e0a800;margin:0 0 4px}
 textarea,input{box-sizing:border-box;width:100%;font:var(--f);padding:6px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg)}
-.a{margin:4px 0}.F{position:absolute;z-index:2147483001}i{position:absolute;background:#ffd54a66;pointer-events:none}
+.a{margin:4px 0}.F{position:absolute;z-index:2147483001}
 @media(max-width:480px){.P{top:auto;bottom:8px;left:8px;right:8px;width:auto;max-height:70vh}}`;
 const PAGE =
-  `::highlight(cms-c){background:#ffd54a66}::highlight(cms-on){background:#ffb300aa}`;
+  `::highlight(cms-c){background:#ffd54a66}::highlight(cms-on){background:#ffb300aa}[data-cms-noted]{text-decoration:underline wavy #e0a800}`;
 const PATH = location.pathname;
 // The labels in the UI's language first (German: its own small chunk).
 await ready;
@@ -182,31 +182,28 @@ const said = (a: Approval, gone?: boolean): string =>
   L(a.verdict, { name: a.by.name, when: dateTime(Date.parse(a.at)) }) +
   (a.note ? `: ${a.note}` : "") + (gone ? L("void") : "");
 
-/** The highlights of the open threads (the active one stronger). */
+/**
+ * The highlights of the open threads (the active one stronger). Without
+ * the Highlight API, regions with open threads get a wavy underline (an
+ * attribute on the region itself: never part of its value).
+ */
 function paint(v: View): void {
-  const all: Range[] = [], on: Range[] = [];
+  const all: Range[] = [], on: Range[] = [], api = globalThis.Highlight;
   v.ranges.clear();
+  document.querySelectorAll("[data-cms-noted]").forEach((el) =>
+    el.removeAttribute("data-cms-noted")
+  );
   for (const t of v.list) {
     const el = v.els.get(t.head.anchor.field);
     if (!t.at || !el || t.head.resolved) continue;
     const r = rangeIn(el, t.at);
     v.ranges.set(t.id, r);
     (t.id === v.active ? on : all).push(r);
+    if (!api) el.setAttribute("data-cms-noted", "");
   }
-  if (globalThis.Highlight) {
+  if (api) {
     CSS.highlights.set("cms-c", new Highlight(...all));
     CSS.highlights.set("cms-on", new Highlight(...on));
-  } else {
-    v.root.querySelectorAll("i").forEach((i) => i.remove());
-    for (const r of [...all, ...on]) {
-      for (const b of r.getClientRects()) {
-        v.root.append(v.kit.h("i", {
-          style: `left:${b.left + scrollX}px;top:${
-            b.top + scrollY
-          }px;width:${b.width}px;height:${b.height}px`,
-        }));
-      }
-    }
   }
 }
 
@@ -243,7 +240,15 @@ function render(v: View): void {
   if (!v.open || !v.P) return;
   const k = (v.root.activeElement as HTMLElement | null)?.dataset.k;
   v.panel.replaceChildren(
-    ...v.P.renderPanel(v, { call, jump, toggle, render, said, stream }),
+    ...v.P.renderPanel(v, {
+      call,
+      jump,
+      toggle,
+      render,
+      said,
+      stream,
+      L,
+    }),
   );
   if (k) v.root.querySelector<HTMLElement>(`[data-k="${k}"]`)?.focus();
 }
@@ -309,7 +314,6 @@ function follow(v: View): (() => void)[] {
     }),
     listen(document, "input", () => soon(() => update(v))),
     listen(document, "cms:saved", () => update(v)),
-    listen(window, "resize", () => soon(() => paint(v))),
     listen<CustomEvent<{ page: string }>>(document, "cms:comments", (e) => {
       if (e.detail?.page === PATH) load(v);
     }),
@@ -379,8 +383,8 @@ export function attachReview(
     verdicts.forEach((off) => off());
     v.offBar?.();
     host.remove();
-    CSS.highlights?.delete("cms-c");
-    CSS.highlights?.delete("cms-on");
+    v.list = [];
+    paint(v);
     document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) =>
       s !== marks
     );

@@ -22,16 +22,15 @@ export const en = {
   save: "Save",
   cancel: "Cancel",
   close: "Close",
-  detached: "Detached: the quoted text is gone",
+  detached: "Detached: the text is gone",
   resolved: "Resolved by {name}",
   showResolved: "Show resolved",
-  none: "No comments yet. Select text on the page to comment.",
+  none: "No comments. Select text to comment.",
   confirmRemove: "Delete this comment?",
   deleted: "(deleted)",
   edited: " (edited)",
   link: "Review link",
-  linkMade:
-    "Anyone with this link can comment on this page and approve it until {when}:",
+  linkMade: "Anyone with this link can comment and approve until {when}:",
   copy: "Copy",
   approve: "Approve",
   ask: "Ask for changes",
@@ -39,7 +38,7 @@ export const en = {
   changes: "Changes asked by {name}, {when}",
   void: " (edited since)",
   name: "Your name",
-  nameHint: "Shown beside your comments and your verdict.",
+  nameHint: "Shown with your comments.",
   go: "Continue",
   note: "Note (optional)",
   failed: "Not sent: {reason}",
@@ -56,5 +55,7 @@ export const L = (
 
 /** Resolves once the table is the UI's language (German: a lazy chunk). */
 export const ready: Promise<unknown> = labels.lang.startsWith("de")
-  ? import("./review_de.ts").then((m) => Object.assign(table, m.de))
+  ? import("./review_de.ts").then((m) =>
+    Object.keys(en).forEach((k, i) => table[k as keyof typeof en] = m.de[i])
+  )
   : Promise.resolve();

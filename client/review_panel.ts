@@ -15,7 +15,7 @@ import type {
 } from "../core/protocol/review.ts";
 import { labels } from "./labels.ts";
 import type { View } from "./review.ts";
-import { L } from "./review_labels.ts";
+import type { L as Label } from "./review_labels.ts";
 import type { Thread } from "./review_model.ts";
 
 /** What the panel calls back into the view. */
@@ -31,12 +31,15 @@ export interface PanelActions {
   render(v: View): void;
   /** Opens a reviewer's event stream (once named: the cookie admits it). */
   stream(v: View): void;
+  /** The review labels (so this chunk does not ship them again). */
+  L: typeof Label;
   /** A verdict's line. */
   said(a: Approval, gone?: boolean): string;
 }
 
 /** The panel's nodes for the view's state. */
 export function renderPanel(v: View, x: PanelActions): Node[] {
+  const { L } = x;
   const { h } = v.kit, { cfg } = v;
   const page = location.pathname;
   const btn = (label: string, run: () => unknown, primary?: boolean) => {
@@ -89,7 +92,7 @@ export function renderPanel(v: View, x: PanelActions): Node[] {
       btn(L("close"), () => x.toggle(v, false)),
     ),
     h("p", { class: "e", role: "alert" }, v.error ?? ""),
-    ...v.link ? linkBox(v, v.link, when(v.link.expires)) : [],
+    ...v.link ? linkBox(v, v.link, when(v.link.expires), L) : [],
     h(
       "ul",
       {},
@@ -171,6 +174,7 @@ function linkBox(
   { kit: { h } }: View,
   link: ReviewLinkAnswer,
   when: string,
+  L: typeof Label,
 ): Node[] {
   const input = h("input", {
     type: "text",
@@ -201,6 +205,7 @@ interface Tools {
 
 /** One thread: its quote (jumps to it) or "detached", comments, actions. */
 function thread(v: View, t: Thread, x: PanelActions, o: Tools): HTMLElement {
+  const { L } = x;
   const { h } = v.kit, { btn, area, send, item } = o;
   const set = (k: "replying" | "editing", id?: string, text?: string) => {
     v[k] = id;
