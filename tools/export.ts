@@ -1,6 +1,6 @@
 /**
- * `deno task export [FILE]`: writes every record, revision and unpublished
- * draft of the content store as JSON lines (one {@linkcode StoreLine} per line) to FILE,
+ * `deno task export [FILE]`: writes every record, revision, unpublished
+ * draft, comment and review verdict of the content store as JSON lines (one {@linkcode StoreLine} per line) to FILE,
  * or to stdout. The store is the demo's: PostgreSQL when `CMS_DATABASE_URL`
  * is set, else `CMS_DATA_DIR/content.kv` (default `.data/`).
  *

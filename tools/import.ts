@@ -1,7 +1,7 @@
 /**
  * `deno task import [FILE]`: loads JSON lines written by `deno task export`
  * (from FILE, or stdin) into the demo's content store, which must be empty:
- * a store that holds any record or revision is refused and left as it was.
+ * a store that holds any record, revision, draft or comment is refused and left as it was.
  * PostgreSQL imports in one transaction (all or nothing); a KV import stops
  * at the first bad line.
  *
@@ -12,7 +12,12 @@
  *
  * @module
  */
-import { checkDraft, type StoreLine } from "../server/store/mod.ts";
+import {
+  checkApproval,
+  checkComment,
+  checkDraft,
+  type StoreLine,
+} from "../server/store/mod.ts";
 import { openStoreFromEnv } from "./export.ts";
 
 /**
@@ -54,8 +59,8 @@ export async function* parseLines(
 }
 
 /**
- * The line's shape; revisions and drafts are checked again by the store's
- * `load`.
+ * The line's shape; revisions, drafts, comments and review verdicts are
+ * checked again by the store's `load`.
  */
 function checkLine(data: unknown): StoreLine {
   const line = data as StoreLine;
@@ -64,6 +69,12 @@ function checkLine(data: unknown): StoreLine {
   }
   if (line?.type === "draft") {
     return { type: "draft", draft: checkDraft(line.draft) };
+  }
+  if (line?.type === "comment") {
+    return { type: "comment", comment: checkComment(line.comment) };
+  }
+  if (line?.type === "approval") {
+    return { type: "approval", approval: checkApproval(line.approval) };
   }
   if (
     line?.type === "record" && typeof line.collection === "string" &&
@@ -74,7 +85,7 @@ function checkLine(data: unknown): StoreLine {
       (Array.isArray(v) && v.every((item) => typeof item === "string"))
     )
   ) return line;
-  throw new Error("not a record, revision or draft line");
+  throw new Error("not a record, revision, draft, comment or approval line");
 }
 
 if (import.meta.main) {

@@ -16,10 +16,11 @@ import {
 import { type PgAt, run, type Tx } from "./_tables.ts";
 import { insertRevision, toRevision } from "./_history.ts";
 import { draftsByRecord } from "./_drafts.ts";
+import { loadReview, reviewLines } from "./_reviews.ts";
 
 /**
  * Every record, then every revision (oldest first per field), then every
- * draft; in byte order of their keys, as Deno KV lists them.
+ * draft, then every comment and review verdict; in byte order of their keys, as Deno KV lists them.
  */
 export async function* dump(at: PgAt): AsyncIterable<StoreLine> {
   const sql = at.sql;
@@ -49,6 +50,7 @@ export async function* dump(at: PgAt): AsyncIterable<StoreLine> {
       ORDER BY collection COLLATE "C", key COLLATE "C", field COLLATE "C"`
     .cursor(200);
   for await (const rows of drafts) yield* draftLines(draftsByRecord(rows));
+  yield* reviewLines(at);
 }
 
 /**
@@ -62,11 +64,14 @@ export async function load(
   await run(at, (sql) =>
     sql.begin(async (tx) => {
       await tx`LOCK TABLE ${tx(at.records)}, ${tx(at.revisions)},
-          ${tx(at.drafts)} IN EXCLUSIVE MODE`;
+          ${tx(at.drafts)}, ${tx(at.comments)}, ${tx(at.approvals)}
+          IN EXCLUSIVE MODE`;
       const [{ used }] = await tx`SELECT
           EXISTS (SELECT 1 FROM ${tx(at.records)}) OR
           EXISTS (SELECT 1 FROM ${tx(at.revisions)}) OR
-          EXISTS (SELECT 1 FROM ${tx(at.drafts)}) AS used`;
+          EXISTS (SELECT 1 FROM ${tx(at.drafts)}) OR
+          EXISTS (SELECT 1 FROM ${tx(at.comments)}) OR
+          EXISTS (SELECT 1 FROM ${tx(at.approvals)}) AS used`;
       if (used) throw new Error("store is not empty");
       const seqs = new Map<string, number>();
       for await (const line of lines) await loadLine(at, tx, line, seqs);
@@ -92,6 +97,8 @@ async function loadLine(
               (collection, key, field, value, at, editor)
               VALUES (${d.collection}, ${d.key}, ${d.field},
                 ${tx.json(d.value)}, ${d.at}, ${d.editor})`;
+  } else if (line.type === "comment" || line.type === "approval") {
+    await loadReview(at, tx, line);
   } else {
     const rev = checkRevision(line.revision);
     const field = JSON.stringify([rev.collection, rev.key, rev.field]);

@@ -25,6 +25,10 @@ export interface PgAt {
   drafts: string;
   /** Table of schedules: one row per schedule. */
   schedules: string;
+  /** Table of comments: one row per comment. */
+  comments: string;
+  /** Table of review verdicts: one row per verdict. */
+  approvals: string;
   /** How many times a write tries before it gives up. */
   maxAttempts: number;
   /** How long history is kept (`undefined`: everything). */
@@ -128,5 +132,21 @@ export async function createTables(at: PgAt): Promise<void> {
       await tx`CREATE INDEX IF NOT EXISTS ${tx(`${at.schedules}_at`)} ON ${
         tx(at.schedules)
       } (at, id COLLATE "C")`;
+      await tx`CREATE TABLE IF NOT EXISTS ${tx(at.comments)} (
+          id text PRIMARY KEY,
+          page text NOT NULL,
+          thread text NOT NULL,
+          created timestamptz NOT NULL,
+          comment jsonb NOT NULL)`;
+      // A page's comments, and a thread's, are read by page.
+      await tx`CREATE INDEX IF NOT EXISTS ${tx(`${at.comments}_page`)} ON ${
+        tx(at.comments)
+      } (page, thread)`;
+      await tx`CREATE TABLE IF NOT EXISTS ${tx(at.approvals)} (
+          page text NOT NULL,
+          id text NOT NULL,
+          at timestamptz NOT NULL,
+          approval jsonb NOT NULL,
+          PRIMARY KEY (page, id))`;
     }));
 }

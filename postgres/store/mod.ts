@@ -3,8 +3,8 @@
  * that run several instances on a database they already operate. The class
  * is here; what it stores is in the files beside it: records
  * (`_records.ts`), history (`_history.ts`), drafts (`_drafts.ts`),
- * publishing (`_publish.ts`), schedules (`_schedules.ts`), export and
- * import (`_dump.ts`), with the tables, queries and retries in
+ * publishing (`_publish.ts`), schedules (`_schedules.ts`), comments and
+ * review verdicts (`_reviews.ts`), export and import (`_dump.ts`), with the tables, queries and retries in
  * `_tables.ts`.
  *
  * @module
@@ -44,6 +44,13 @@ import {
   schedules,
 } from "./_schedules.ts";
 import { dump, load } from "./_dump.ts";
+import type { Approval, Comment } from "../../core/protocol/review.ts";
+import type {
+  CommentExpect,
+  CommentUpdate,
+  ReviewStore,
+} from "../../server/store/mod.ts";
+import * as reviews from "./_reviews.ts";
 
 export { UnstorableTextError } from "./_tables.ts";
 
@@ -51,7 +58,8 @@ export { UnstorableTextError } from "./_tables.ts";
 export interface PostgresContentStoreOptions {
   /**
    * Table name prefix: tables `<prefix>_records`, `<prefix>_revisions`,
-   * `<prefix>_drafts` and `<prefix>_schedules`. Lowercase letters, digits
+   * `<prefix>_drafts`, `<prefix>_schedules`, `<prefix>_comments` and
+   * `<prefix>_approvals`. Lowercase letters, digits
    * and `_`. Default `"cms"`.
    */
   prefix?: string;
@@ -87,7 +95,7 @@ export interface PostgresContentStoreOptions {
  * ```
  */
 export class PostgresContentStore
-  implements HistoryStore, DraftStore, ScheduleStore {
+  implements HistoryStore, DraftStore, ScheduleStore, ReviewStore {
   readonly #at: PgAt;
   readonly #queue = new RecordQueue();
   #ready: Promise<void> | null = null;
@@ -105,6 +113,8 @@ export class PostgresContentStore
       revisions: `${prefix}_revisions`,
       drafts: `${prefix}_drafts`,
       schedules: `${prefix}_schedules`,
+      comments: `${prefix}_comments`,
+      approvals: `${prefix}_approvals`,
       maxAttempts: options.maxAttempts ?? 64,
       retention: options.retention,
     };
@@ -323,5 +333,51 @@ export class PostgresContentStore
       throw err;
     });
     return this.#ready;
+  }
+
+  /** Stores a new comment (see {@linkcode ReviewStore.addComment}). */
+  async addComment(comment: Comment): Promise<Comment> {
+    await this.#init();
+    return await reviews.addComment(this.#at, comment);
+  }
+
+  /** Changes a comment (see {@linkcode ReviewStore.updateComment}). */
+  async updateComment(
+    id: string,
+    patch: CommentUpdate,
+    expect?: CommentExpect,
+  ): Promise<Comment | null> {
+    await this.#init();
+    return await reviews.updateComment(this.#at, id, patch, expect);
+  }
+
+  /** Deletes a comment (see {@linkcode ReviewStore.deleteComment}). */
+  async deleteComment(id: string, expect?: CommentExpect): Promise<boolean> {
+    await this.#init();
+    return await reviews.deleteComment(this.#at, id, expect);
+  }
+
+  /** The page's comments, oldest first. */
+  async comments(page: string): Promise<Comment[]> {
+    await this.#init();
+    return await reviews.comments(this.#at, page);
+  }
+
+  /** Comment `id`, or `null`. */
+  async comment(id: string): Promise<Comment | null> {
+    await this.#init();
+    return await reviews.comment(this.#at, id);
+  }
+
+  /** Records a verdict (the page keeps its newest 100). */
+  async addApproval(approval: Approval): Promise<Approval> {
+    await this.#init();
+    return await reviews.addApproval(this.#at, approval);
+  }
+
+  /** The page's verdicts, oldest first. */
+  async approvals(page: string): Promise<Approval[]> {
+    await this.#init();
+    return await reviews.approvals(this.#at, page);
   }
 }

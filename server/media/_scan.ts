@@ -212,7 +212,7 @@ async function scanUses(
       for (const [field, value] of Object.entries(line.record)) {
         visit(value, storedAddress({ ...line, field }), null, "");
       }
-    } else {
+    } else if (line.type === "revision" || line.type === "draft") {
       const r = line.type === "revision" ? line.revision : line.draft;
       visit(r.value, storedAddress(r), r.editor, r.at);
     }

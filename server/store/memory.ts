@@ -46,6 +46,9 @@ import {
   type ScheduleStore,
   selectSchedules,
 } from "./schedule.ts";
+import type { Approval, Comment } from "../../core/protocol/review.ts";
+import type { CommentExpect, CommentUpdate, ReviewStore } from "./review.ts";
+import { MemoryReviews } from "./_reviews.ts";
 
 /** Options of {@linkcode MemoryContentStore}. */
 export interface MemoryContentStoreOptions {
@@ -73,7 +76,7 @@ export interface MemoryContentStoreOptions {
  * ```
  */
 export class MemoryContentStore
-  implements HistoryStore, DraftStore, ScheduleStore {
+  implements HistoryStore, DraftStore, ScheduleStore, ReviewStore {
   #records = new Map<string, ContentRecord>();
   /** Field → its revisions, oldest first. */
   #history = new Map<string, Revision[]>();
@@ -83,6 +86,8 @@ export class MemoryContentStore
   readonly #retention: Retention | undefined;
   /** Schedule id → schedule (pending or failed). */
   #schedules = new Map<string, Schedule>();
+  /** Comments and review verdicts. */
+  #reviews = new MemoryReviews();
 
   /**
    * Creates a store, optionally seeded.
@@ -382,13 +387,17 @@ export class MemoryContentStore
         return [collection, key, this.#drafts.get(id)!];
       }),
     );
+    yield* this.#reviews.lines();
   }
 
   /** Loads a dump into this empty store; throws on a non-empty one. */
   async load(
     lines: AsyncIterable<StoreLine> | Iterable<StoreLine>,
   ): Promise<void> {
-    if (this.#records.size || this.#byId.size || this.#drafts.size) {
+    if (
+      this.#records.size || this.#byId.size || this.#drafts.size ||
+      !this.#reviews.empty
+    ) {
       throw new Error("store is not empty");
     }
     for await (const line of lines) {
@@ -406,10 +415,49 @@ export class MemoryContentStore
           ...this.#drafts.get(id),
           [field]: { value: structuredClone(value), at, editor },
         });
-      } else {
+      } else if (line.type === "revision") {
         this.#add(structuredClone(checkRevision(line.revision)));
-      }
+      } else this.#reviews.load(line);
     }
+  }
+
+  /** Stores a new comment (see {@linkcode ReviewStore.addComment}). */
+  addComment(comment: Comment): Promise<Comment> {
+    return this.#reviews.addComment(comment);
+  }
+
+  /** Changes a comment (see {@linkcode ReviewStore.updateComment}). */
+  updateComment(
+    id: string,
+    patch: CommentUpdate,
+    expect?: CommentExpect,
+  ): Promise<Comment | null> {
+    return this.#reviews.updateComment(id, patch, expect);
+  }
+
+  /** Deletes a comment (see {@linkcode ReviewStore.deleteComment}). */
+  deleteComment(id: string, expect?: CommentExpect): Promise<boolean> {
+    return this.#reviews.deleteComment(id, expect);
+  }
+
+  /** The page's comments, oldest first. */
+  comments(page: string): Promise<Comment[]> {
+    return this.#reviews.comments(page);
+  }
+
+  /** Comment `id`, or `null`. */
+  comment(id: string): Promise<Comment | null> {
+    return this.#reviews.comment(id);
+  }
+
+  /** Records a verdict (the page keeps its newest 100). */
+  addApproval(approval: Approval): Promise<Approval> {
+    return this.#reviews.addApproval(approval);
+  }
+
+  /** The page's verdicts, oldest first. */
+  approvals(page: string): Promise<Approval[]> {
+    return this.#reviews.approvals(page);
   }
 
   #add(rev: Revision) {

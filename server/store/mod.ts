@@ -73,6 +73,8 @@ export { draftLines } from "./draft.ts";
 export {
   approvalsToDrop,
   byCreated,
+  canonicalApproval,
+  canonicalComment,
   checkApproval,
   checkComment,
   checkCommentText,
@@ -81,7 +83,9 @@ export {
   type CommentUpdate,
   isPagePath,
   isReviewStore,
+  MAX_APPROVAL_FIELDS,
   MAX_PAGE_CHARS,
+  type PageState,
   planAdd,
   planDelete,
   planUpdate,

@@ -121,6 +121,9 @@ export function isReviewStore(store: unknown): store is ReviewStore {
     typeof s.approvals === "function";
 }
 
+/** The most fields (drafts) one verdict covers. */
+export const MAX_APPROVAL_FIELDS = 100;
+
 /** The longest page path a comment or approval may name. */
 export const MAX_PAGE_CHARS = 1000;
 
@@ -185,8 +188,10 @@ export function checkCommentText(text: unknown, empty = false): string {
 }
 
 /**
- * Checks a comment before it is stored or loaded; throws a
- * {@linkcode ReviewRefusal} (400, or 413 for a text too long).
+ * Checks a comment before it is stored or loaded: a copy with its declared
+ * keys only, in their declared order (so every store exports the same
+ * bytes); throws a {@linkcode ReviewRefusal} (400, or 413 for a text too
+ * long).
  *
  * @example
  * ```ts
@@ -207,7 +212,7 @@ export function checkComment(comment: Comment): Comment {
     (c.resolved !== undefined &&
       !(isText(c.resolved?.by, MAX_NAME_CHARS, 1) && isTime(c.resolved.at))) ||
     (c.resolved !== undefined && c.thread !== c.id) ||
-    !isText(a?.field, 500, 1) ||
+    !isText(a?.field, 300, 1) ||
     !isText(a.prefix, ANCHOR_CONTEXT_CHARS) ||
     !isText(a.suffix, ANCHOR_CONTEXT_CHARS)
   ) throw new ReviewRefusal(400, "Not a valid comment");
@@ -221,12 +226,48 @@ export function checkComment(comment: Comment): Comment {
   if (c.deleted) {
     if (c.text !== "") throw new ReviewRefusal(400, "Not a valid comment");
   } else checkCommentText(c.text);
-  return comment;
+  return canonicalComment(comment);
 }
 
 /**
- * Checks a verdict before it is stored or loaded; throws a
- * {@linkcode ReviewRefusal} (400, or 413 for a note too long).
+ * A comment with its declared keys only, in their declared order: every
+ * store keeps and exports the same bytes, whatever order its input or its
+ * database (`jsonb`) gave. No checks.
+ *
+ * @example
+ * ```ts
+ * import { canonicalComment } from "./review.ts";
+ * const c = canonicalComment({ created: "2030-01-01T00:00:00Z", id: "c1", page: "/",
+ *   thread: "c1", text: "Hi", author: { kind: "editor", name: "Ada" },
+ *   anchor: { suffix: "", quote: "Home", prefix: "", field: "pages:home:title" } });
+ * Object.keys(c)[0]; // "id"
+ * ```
+ */
+export function canonicalComment(c: Comment): Comment {
+  const out: Comment = {
+    id: c.id,
+    page: c.page,
+    anchor: {
+      field: c.anchor.field,
+      quote: c.anchor.quote,
+      prefix: c.anchor.prefix,
+      suffix: c.anchor.suffix,
+    },
+    thread: c.thread,
+    text: c.text,
+    author: { name: c.author.name, kind: c.author.kind },
+    created: c.created,
+  };
+  if (c.edited !== undefined) out.edited = c.edited;
+  if (c.resolved) out.resolved = { by: c.resolved.by, at: c.resolved.at };
+  if (c.deleted) out.deleted = true;
+  return out;
+}
+
+/**
+ * Checks a verdict before it is stored or loaded: a copy with its declared
+ * keys only, in their declared order; throws a {@linkcode ReviewRefusal}
+ * (400, or 413 for a note too long).
  *
  * @example
  * ```ts
@@ -241,14 +282,45 @@ export function checkApproval(approval: Approval): Approval {
   if (
     !isText(a?.id, 200, 1) || !isPagePath(a.page) || !isTime(a.at) ||
     (a.verdict !== "approved" && a.verdict !== "changes") ||
-    !Array.isArray(a.fields) || a.fields.length > 10_000 ||
+    !Array.isArray(a.fields) ||
     !a.fields.every((f) =>
-      isText(f?.field, 500, 1) && isText(f.version, 200, 1)
+      isText(f?.field, 300, 1) && isText(f.version, 100, 1)
     )
   ) throw new ReviewRefusal(400, "Not a valid verdict");
+  if (a.fields.length > MAX_APPROVAL_FIELDS) {
+    throw new ReviewRefusal(
+      413,
+      `A verdict covers at most ${MAX_APPROVAL_FIELDS} fields: publish some first`,
+    );
+  }
   checkAuthor(a.by!);
   if (a.note !== undefined) checkCommentText(a.note, true);
-  return approval;
+  return canonicalApproval(approval);
+}
+
+/**
+ * A verdict with its declared keys only, in their declared order (see
+ * {@linkcode canonicalComment}). No checks.
+ *
+ * @example
+ * ```ts
+ * import { canonicalApproval } from "./review.ts";
+ * const a = canonicalApproval({ verdict: "approved", id: "a1", page: "/",
+ *   by: { kind: "reviewer", name: "Rita" }, at: "2030-01-01T00:00:00Z", fields: [] });
+ * Object.keys(a)[0]; // "id"
+ * ```
+ */
+export function canonicalApproval(a: Approval): Approval {
+  const out: Approval = {
+    id: a.id,
+    page: a.page,
+    verdict: a.verdict,
+    by: { name: a.by.name, kind: a.by.kind },
+    at: a.at,
+  } as Approval;
+  if (a.note !== undefined) out.note = a.note;
+  out.fields = a.fields.map((f) => ({ field: f.field, version: f.version }));
+  return out;
 }
 
 /**
@@ -270,11 +342,20 @@ export function byCreated(
   return d || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
+/** What a store knows of a page when a comment is added. */
+export interface PageState {
+  /** How many comments the page keeps (replies and deleted firsts included). */
+  count: number;
+  /** Whether the new comment's id is taken (on any page). */
+  taken: boolean;
+  /** The thread's first comment, for a reply (`null`: none on the page). */
+  first?: Comment | null;
+}
+
 /**
- * Checks a new comment against the page's comments (`page`, every one of
- * its page): the id is free, a reply's thread is there and not deleted, and
- * the page has room. The comment to store (a reply takes its thread's
- * anchor); throws a {@linkcode ReviewRefusal} otherwise.
+ * Checks a new comment against its page: the id is free, a reply's thread
+ * is there, and the page has room. The comment to store (a reply takes its
+ * thread's anchor); throws a {@linkcode ReviewRefusal} otherwise.
  *
  * @example
  * ```ts
@@ -282,25 +363,23 @@ export function byCreated(
  * const c = { id: "c1", page: "/", thread: "c1", text: "Hi",
  *   anchor: { field: "pages:home:title", quote: "Home", prefix: "", suffix: "" },
  *   author: { name: "Ada", kind: "editor" as const }, created: "2030-01-01T00:00:00Z" };
- * planAdd([], c).id; // "c1"
+ * planAdd(c, { count: 0, taken: false }).id; // "c1"
  * ```
  */
-export function planAdd(page: Comment[], comment: Comment): Comment {
+export function planAdd(comment: Comment, state: PageState): Comment {
   const c = structuredClone(checkComment(comment));
   delete c.deleted;
   delete c.edited;
   delete c.resolved;
-  if (page.some((p) => p.id === c.id)) {
-    throw new ReviewRefusal(409, "That comment id is taken");
-  }
+  if (state.taken) throw new ReviewRefusal(409, "That comment id is taken");
   if (c.thread !== c.id) {
-    const first = page.find((p) => p.id === c.thread);
-    if (!first || first.thread !== first.id) {
+    const first = state.first;
+    if (!first || first.id !== c.thread || first.thread !== first.id) {
       throw new ReviewRefusal(404, "That thread is gone");
     }
     c.anchor = structuredClone(first.anchor);
   }
-  if (page.length >= MAX_COMMENTS_PER_PAGE) {
+  if (state.count >= MAX_COMMENTS_PER_PAGE) {
     throw new ReviewRefusal(
       409,
       `This page has ${MAX_COMMENTS_PER_PAGE} comments, the most it keeps: delete some first`,
@@ -370,9 +449,10 @@ export interface CommentDeletion {
 }
 
 /**
- * What deleting `id` does to its thread (`thread`: the thread's comments,
- * the deleted one among them): see the module doc. Throws a
- * {@linkcode ReviewRefusal} (403) when `expect` does not hold.
+ * What deleting `target` does to its thread, whose first comment is `first`
+ * and which has `replies` replies (`target` among them when it is one): see
+ * the module doc. Throws a {@linkcode ReviewRefusal} (403) when `expect`
+ * does not hold.
  *
  * @example
  * ```ts
@@ -380,35 +460,35 @@ export interface CommentDeletion {
  * const c = { id: "c1", page: "/", thread: "c1", text: "Hi",
  *   anchor: { field: "pages:home:title", quote: "Home", prefix: "", suffix: "" },
  *   author: { name: "Ada", kind: "editor" as const }, created: "2030-01-01T00:00:00Z" };
- * planDelete([c], "c1"); // { remove: ["c1"] }
+ * planDelete(c, c, 0); // { remove: ["c1"] }
  * ```
  */
 export function planDelete(
-  thread: Comment[],
-  id: string,
+  target: Comment,
+  first: Comment | null,
+  replies: number,
   expect?: CommentExpect,
 ): CommentDeletion {
-  const target = thread.find((c) => c.id === id)!;
-  if (!target.deleted) checkExpect(target, expect);
-  const replies = thread.filter((c) => c.id !== c.thread);
   if (target.id === target.thread) {
-    if (!replies.length) return { remove: [id] };
+    if (target.deleted) return { remove: [] };
+    checkExpect(target, expect);
+    if (!replies) return { remove: [target.id] };
     const keep = structuredClone(target);
     keep.text = "";
     keep.deleted = true;
     delete keep.edited;
     return { keep, remove: [] };
   }
-  const first = thread.find((c) => c.id === c.thread);
-  if (first?.deleted && replies.length === 1) {
-    return { remove: [id, first.id] };
+  checkExpect(target, expect);
+  if (first?.deleted && replies === 1) {
+    return { remove: [target.id, first.id] };
   }
-  return { remove: [id] };
+  return { remove: [target.id] };
 }
 
 /**
  * The verdicts to drop so that a page keeps its newest
- * `MAX_APPROVALS_PER_PAGE` once `count` more come: the oldest of `page`.
+ * `MAX_APPROVALS_PER_PAGE` once one more comes: the oldest of `page`.
  *
  * @example
  * ```ts
@@ -416,7 +496,7 @@ export function planDelete(
  * approvalsToDrop([]); // []
  * ```
  */
-export function approvalsToDrop(page: Approval[], count = 1): Approval[] {
-  const over = page.length + count - MAX_APPROVALS_PER_PAGE;
+export function approvalsToDrop(page: Approval[]): Approval[] {
+  const over = page.length + 1 - MAX_APPROVALS_PER_PAGE;
   return over > 0 ? [...page].sort(byCreated).slice(0, over) : [];
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Approval, Comment } from "../../core/protocol/review.ts";
 /** A stored field value: a string, or a list of strings. */
 export type ContentValue = string | string[];
 
@@ -92,13 +93,15 @@ export interface Retention {
 }
 
 /**
- * One line of an export: a record (its published values), a revision, or an
- * unpublished draft (publish mode `draft`).
+ * One line of an export: a record (its published values), a revision, an
+ * unpublished draft (publish mode `draft`), a comment or a review verdict.
  */
 export type StoreLine =
   | { type: "record"; collection: string; key: string; record: ContentRecord }
   | { type: "revision"; revision: Revision }
-  | { type: "draft"; draft: Draft };
+  | { type: "draft"; draft: Draft }
+  | { type: "comment"; comment: Comment }
+  | { type: "approval"; approval: Approval };
 
 /**
  * A {@linkcode ContentStore} that keeps every field's history: `update` with
@@ -117,7 +120,8 @@ export interface HistoryStore extends ContentStore {
   revision(id: string): Promise<Revision | null>;
   /**
    * Every record, then every revision (oldest first per field), then every
-   * unpublished draft, for backups. Import them with `load`.
+   * unpublished draft, then (a review store) every comment and
+   * review verdict, for backups. Import them with `load`.
    */
   dump(): AsyncIterable<StoreLine>;
   /**

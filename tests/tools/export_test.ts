@@ -82,6 +82,44 @@ Deno.test(
           editor: "Cy",
         });
         draftsBefore = await store.drafts();
+        // A thread with a reply, resolved, and a verdict on the page.
+        const anchor = {
+          field: "pages:home:title",
+          quote: "Draft",
+          prefix: "",
+          suffix: " ✏️",
+        };
+        const author = { name: "Rita", kind: "reviewer" as const };
+        const created = "2030-01-01T00:00:00.000Z";
+        await store.addComment({
+          id: "c1",
+          page: "/",
+          anchor,
+          thread: "c1",
+          text: "Wörds 👋",
+          author,
+          created,
+        });
+        await store.addComment({
+          id: "c2",
+          page: "/",
+          anchor,
+          thread: "c1",
+          text: "Reply",
+          author,
+          created,
+        });
+        await store.updateComment("c1", {
+          resolved: { by: "Ada", at: created },
+        });
+        await store.addApproval({
+          id: "a1",
+          page: "/",
+          verdict: "approved",
+          by: author,
+          at: created,
+          fields: [{ field: "pages:home:title", version: "1" }],
+        });
       } finally {
         kv.close();
       }
@@ -112,6 +150,8 @@ Deno.test(
       );
       assert.equal(la.filter((l) => l.type === "record").length, 2);
       assert.equal(la.filter((l) => l.type === "revision").length, 11);
+      assert.equal(la.filter((l) => l.type === "comment").length, 2);
+      assert.equal(la.filter((l) => l.type === "approval").length, 1);
       assert.deepEqual(
         la.filter((l) => l.type === "draft").map((l) => l.draft),
         draftsBefore?.toSorted((a, b) =>

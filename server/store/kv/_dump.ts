@@ -17,6 +17,7 @@ import {
 } from "./_layout.ts";
 import { setHead, setRevision, unpackRevisions } from "./_history.ts";
 import { getRecord } from "./_records.ts";
+import { loadReview, reviewLines } from "./_reviews.ts";
 import {
   commitWith,
   type NewBlob,
@@ -29,7 +30,7 @@ import {
 
 /**
  * Every record, then every revision (oldest first per field), then every
- * draft.
+ * draft, then every comment and review verdict.
  */
 export async function* dump(at: KvAt): AsyncIterable<StoreLine> {
   const depth = at.prefix.length;
@@ -59,6 +60,7 @@ export async function* dump(at: KvAt): AsyncIterable<StoreLine> {
     }
   }
   yield* draftLines(drafts);
+  yield* reviewLines(at);
 }
 
 /** Loads a dump into this empty store; throws on a non-empty one. */
@@ -71,6 +73,10 @@ export async function load(
   }
   const seqs = new Map<string, number>();
   for await (const line of lines) {
+    if (line.type === "comment" || line.type === "approval") {
+      await loadReview(at, line);
+      continue;
+    }
     const op = at.kv.atomic();
     let blobs: NewBlob[] = [];
     if (line.type === "record") {

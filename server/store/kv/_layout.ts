@@ -7,7 +7,8 @@
  * head at `[0, collection, key, field]`, its revisions at
  * `[1, collection, key, field, seq]`, a revision's place by id at `[2, id]`,
  * a record's drafts at `[3, collection, key]`, a schedule at `[4, id]`,
- * blob chunks at `[5, id, i]` and blob markers at `[6, id]` (`_blobs.ts`).
+ * blob chunks at `[5, id, i]` and blob markers at `[6, id]` (`_blobs.ts`),
+ * comments and review verdicts under 20 to 24 (`_reviews.ts`).
  *
  * @module
  */

@@ -3,7 +3,8 @@
  * multi-instance one with KV Connect or Deno Deploy. The class is here;
  * what it stores is in the files beside it: records (`_records.ts`),
  * history (`_history.ts`), drafts (`_drafts.ts`), publishing
- * (`_publish.ts`), schedules (`_schedules.ts`), export and import
+ * (`_publish.ts`), schedules (`_schedules.ts`), comments and review
+ * verdicts (`_reviews.ts`), export and import
  * (`_dump.ts`), with the key layout and retries in `_layout.ts` and the
  * errors in `_errors.ts`.
  *
@@ -45,6 +46,9 @@ import {
   schedules,
 } from "./_schedules.ts";
 import { dump, load } from "./_dump.ts";
+import type { Approval, Comment } from "../../../core/protocol/review.ts";
+import type { CommentExpect, CommentUpdate, ReviewStore } from "../review.ts";
+import * as reviews from "./_reviews.ts";
 import { BlobCache, sweep } from "./_blobs.ts";
 
 export {
@@ -92,7 +96,8 @@ export interface KvContentStoreOptions {
  * (await store.get("pages", "home"))?.title; // "Hello"
  * ```
  */
-export class KvContentStore implements HistoryStore, DraftStore, ScheduleStore {
+export class KvContentStore
+  implements HistoryStore, DraftStore, ScheduleStore, ReviewStore {
   readonly #at: KvAt;
   readonly #queue = new RecordQueue();
 
@@ -274,5 +279,44 @@ export class KvContentStore implements HistoryStore, DraftStore, ScheduleStore {
   /** Loads a dump into this empty store; throws on a non-empty one. */
   load(lines: AsyncIterable<StoreLine> | Iterable<StoreLine>): Promise<void> {
     return load(this.#at, lines);
+  }
+
+  /** Stores a new comment (see {@linkcode ReviewStore.addComment}). */
+  addComment(comment: Comment): Promise<Comment> {
+    return reviews.addComment(this.#at, comment);
+  }
+
+  /** Changes a comment (see {@linkcode ReviewStore.updateComment}). */
+  updateComment(
+    id: string,
+    patch: CommentUpdate,
+    expect?: CommentExpect,
+  ): Promise<Comment | null> {
+    return reviews.updateComment(this.#at, id, patch, expect);
+  }
+
+  /** Deletes a comment (see {@linkcode ReviewStore.deleteComment}). */
+  deleteComment(id: string, expect?: CommentExpect): Promise<boolean> {
+    return reviews.deleteComment(this.#at, id, expect);
+  }
+
+  /** The page's comments, oldest first. */
+  comments(page: string): Promise<Comment[]> {
+    return reviews.comments(this.#at, page);
+  }
+
+  /** Comment `id`, or `null`. */
+  comment(id: string): Promise<Comment | null> {
+    return reviews.comment(this.#at, id);
+  }
+
+  /** Records a verdict (the page keeps its newest 100). */
+  addApproval(approval: Approval): Promise<Approval> {
+    return reviews.addApproval(this.#at, approval);
+  }
+
+  /** The page's verdicts, oldest first. */
+  approvals(page: string): Promise<Approval[]> {
+    return reviews.approvals(this.#at, page);
   }
 }
