@@ -313,7 +313,7 @@ function follow(v: View): (() => void)[] {
       }
     }),
     listen(document, "input", () => soon(() => update(v))),
-    listen(document, "cms:saved", () => update(v)),
+    listen(document, "cms:saved", () => soon(() => update(v))),
     listen<CustomEvent<{ page: string }>>(document, "cms:comments", (e) => {
       if (e.detail?.page === PATH) load(v);
     }),

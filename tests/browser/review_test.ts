@@ -272,6 +272,7 @@ engineTest(
           await barButton(editor, "^1 comment · Approved by Bo Reviewer");
           await panelHas(editor, "Yes, it reads well.");
           assert.match(await panelText(editor), /Bo Reviewer/);
+          await clickPanel(editor, "Close");
         },
       );
 
