@@ -133,7 +133,15 @@ function select(page: Page, selector: string, word: string) {
 /** Edits the title (appends `text`) and saves. */
 async function editTitle(page: Page, text: string) {
   await page.click("h1");
-  await page.press("End");
+  // The caret at the end (End alone is not enough in every engine once
+  // the text has highlights).
+  await page.evaluate(() => {
+    const r = document.createRange();
+    r.selectNodeContents(document.querySelector("h1")!);
+    r.collapse(false);
+    getSelection()!.removeAllRanges();
+    getSelection()!.addRange(r);
+  });
   await page.type(text);
   await page.press("s", ["Control"]);
   await page.waitFor(
@@ -307,7 +315,10 @@ engineTest(
             WAIT,
           );
           const visitor = await (await fetch(`${demo.url}/`)).text();
-          assert.ok(visitor.includes(`${title} now!`));
+          assert.ok(
+            visitor.includes(`${title} now!`),
+            visitor.match(/<h1[^>]*>.*?<\/h1>/s)?.[0],
+          );
         },
       );
     } finally {
