@@ -234,7 +234,9 @@ engineTest(
         "a reviewer without a session names themself, replies and approves",
         async () => {
           reviewer = await browser.newPage();
-          await reviewer.goto(link);
+          // Another host name: WebKit's windows share one cookie jar, and
+          // the reviewer must come without the editor's session.
+          await reviewer.goto(link.replace("//127.0.0.1:", "//localhost:"));
           await reviewer.waitFor("[data-review]", WAIT);
           // Asked for a name once, in the panel.
           await reviewer.waitFor(
