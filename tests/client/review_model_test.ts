@@ -123,3 +123,23 @@ Deno.test("verdict: the latest one; void once a field it covered has another ver
     "a field not on the page",
   );
 });
+
+Deno.test("review labels: one German text per English key, at its key's place, with the same placeholders", async () => {
+  const { en } = await import("../../client/review_labels.ts");
+  const { de } = await import("../../client/review_de.ts");
+  const source = await Deno.readTextFile(
+    new URL("../../client/review_de.ts", import.meta.url),
+  );
+  const named = [...source.matchAll(/^\s+".*", \/\/ (\w+)$/gm)].map((m) =>
+    m[1]
+  );
+  const keys = Object.keys(en) as (keyof typeof en)[];
+  assert.deepEqual(named, keys);
+  assert.equal(de.length, keys.length);
+  keys.forEach((key, i) => {
+    const holes = (s: string) =>
+      [...s.matchAll(/\{\w+\}/g)].map((m) => m[0]).sort();
+    assert.deepEqual(holes(de[i]), holes(en[key]), key);
+    assert.equal(de[i].split("|").length, en[key].split("|").length, key);
+  });
+});
