@@ -120,15 +120,9 @@ export function mount(
   );
   const cfg = s.cfg = readConfig(options);
   // A review link's page: no editing, the bar for the review chunk only.
-  if (cfg.reviewer) {
-    const ready = import("./review.ts").then((m) =>
-      void s.cleanups.push(
-        m.attachReview(kit, s.bar = createBar(kit, cfg.editor, []), cfg),
-      )
-    );
-    return { fields: 0, ready, save: () => ready, unmount: s.unmount };
-  }
-  const ready = startEditors(s, activate(s, () => open(s, options)));
+  const ready = cfg.reviewer
+    ? Promise.resolve(void (s.bar = createBar(kit, cfg.editor, [])))
+    : startEditors(s, activate(s, () => open(s, options)));
   void attachFeatures(s, ready);
   return {
     get fields() {
@@ -196,7 +190,8 @@ async function attachFeatures(
       (m) => m.attachSchedule(kit, bar, publish, schedule, s.list, editor),
     );
   }
-  if (cfg.events) {
+  // A reviewer's page has no model: the review chunk opens its stream.
+  if (cfg.events && s.model) {
     when(import("./presence_view.ts"), (m) =>
       m.attachPresence(
         kit,

@@ -37,7 +37,7 @@ const STYLE =
 ul{list-style:none;margin:0;padding:0}li{border-top:1px solid var(--bg2);padding:var(--sp) 0;content-visibility:auto;contain-intrinsic-size:auto 9em}
 .on{background:var(--bg2)}.c p{margin:2px 0 4px;white-space:pre-wrap;overflow-wrap:anywhere}
 .q{display:block;white-space:normal;text-align:left;border-left:3px solid #e0a800;margin:0 0 4px}
-textarea,input{box-sizing:border-box;width:100%;font:var(--f);padding:6px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg)}
+textarea{width:100%;font:var(--f);padding:6px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg)}
 .a{margin:4px 0}.F{position:absolute;z-index:2147483001}
 @media(max-width:480px){.P{top:auto;bottom:8px;left:8px;right:8px;width:auto;max-height:70vh}}`;
 const PAGE =
@@ -83,7 +83,7 @@ interface View {
 }
 
 /** The range of `at` in the text of `el` (its text nodes, in order). */
-export function rangeIn(el: Node, at: TextRange): Range {
+function rangeIn(el: Node, at: TextRange): Range {
   const r = document.createRange();
   const walk = document.createTreeWalker(el, 4);
   let pos = 0, started = false;
