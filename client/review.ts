@@ -15,20 +15,15 @@
  * @module
  */
 
-import type {
-  Approval,
-  CommentAuthor,
-  CommentsAnswer,
-  ReviewLinkAnswer,
-  TextAnchor,
-} from "../core/protocol/review.ts";
+import type { Approval, TextAnchor } from "../core/protocol/review.ts";
 import { anchorAt, type TextRange } from "../core/review/anchor.ts";
 import type { EditBar } from "./bar_types.ts";
 import type { CmsConfig } from "./config.ts";
 import type { Kit } from "./dom.ts";
 import { reasonOf, refuse } from "./refusal.ts";
 import { L, ready } from "./review_labels.ts";
-import { type Thread, threads, verdict } from "./review_model.ts";
+import { threads, verdict } from "./review_model.ts";
+import type { View } from "./review_types.ts";
 import { dateTime } from "./labels.ts";
 import { THEME } from "./theme.ts";
 
@@ -45,42 +40,6 @@ const PAGE =
 const PATH = location.pathname;
 // The labels in the UI's language first (German: its own small chunk).
 await ready;
-
-/** The view's state. */
-interface View {
-  kit: Kit;
-  bar: EditBar;
-  cfg: CmsConfig;
-  me: CommentAuthor;
-  /** Request headers (the review token on a reviewer's calls). */
-  headers: Record<string, string>;
-  data: CommentsAnswer;
-  list: Thread[];
-  /** Each field's first region. */
-  els: Map<string, HTMLElement>;
-  ranges: Map<string, Range>;
-  root: ShadowRoot;
-  panel: HTMLElement;
-  float: HTMLElement;
-  open?: boolean;
-  all?: boolean;
-  active?: string;
-  /** The selection's anchor, for the Comment button. */
-  sel?: TextAnchor;
-  /** What the panel's top form is: a new thread's anchor, a verdict. */
-  form?: TextAnchor | Approval["verdict"];
-  replying?: string;
-  editing?: string;
-  link?: ReviewLinkAnswer;
-  error?: string;
-  /** Texts typed in the panel, by form key (kept across renders). */
-  drafts: Map<string, string>;
-  offBar?: () => void;
-  /** A reviewer's event stream. */
-  es?: EventSource;
-  /** The panel's chunk, once loaded. */
-  P?: typeof import("./review_panel.ts");
-}
 
 /** The range of `at` in the text of `el` (its text nodes, in order). */
 function rangeIn(el: Node, at: TextRange): Range {
@@ -252,8 +211,6 @@ function render(v: View): void {
   );
   if (k) v.root.querySelector<HTMLElement>(`[data-k="${k}"]`)?.focus();
 }
-
-export type { View };
 
 /** Where the Comment button goes: below the selection's end. */
 function place(v: View): void {
