@@ -209,7 +209,11 @@ function render(v: View): void {
       L,
     }),
   );
-  if (k) v.root.querySelector<HTMLElement>(`[data-k="${k}"]`)?.focus();
+  // The box typed in, or when it went (sent), the panel's heading.
+  if (k) {
+    (v.root.querySelector<HTMLElement>(`[data-k="${k}"]`) ??
+      v.panel.querySelector("h2"))?.focus();
+  }
 }
 
 /** Where the Comment button goes: below the selection's end. */
@@ -260,9 +264,13 @@ function follow(v: View): (() => void)[] {
         toggle(v, false);
       }
     }, true),
+    // A click in a highlight marks its thread (a reviewer's opens the
+    // panel; an editor's would take the focus from the text they edit).
     listen(document, "click", () => {
       const s = getSelection();
-      if (!s?.isCollapsed || !s.anchorNode) return;
+      if (!s?.isCollapsed || !s.anchorNode || !v.open && !v.cfg.reviewer) {
+        return;
+      }
       for (const [id, r] of v.ranges) {
         if (r.isPointInRange(s.anchorNode, s.anchorOffset)) {
           return (v.open || toggle(v, true), jump(v, id));
