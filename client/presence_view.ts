@@ -270,8 +270,11 @@ export function attachPresence(
     paint();
   }
 
-  /** Re-reads the page's values (events were missed). */
+  /** Re-reads the page's values and comments (events were missed). */
   async function reread() {
+    document.dispatchEvent(
+      new CustomEvent("cms:comments", { detail: { page: location.pathname } }),
+    );
     const res = await fetch(location.href);
     if (!res.ok) return;
     const doc = new DOMParser().parseFromString(await res.text(), "text/html");

@@ -131,8 +131,12 @@ function update(v: View): void {
   const last = verdict(v.data.approvals, versions);
   const label = L("count", { n }) +
     (last ? " · " + said(last.approval, last.void) : "");
-  v.offBar?.();
-  v.offBar = v.bar.add({ label, run: () => toggle(v, !v.open) });
+  // Re-added only when it changes (typing re-places the highlights).
+  if (label !== v.label) {
+    v.offBar?.();
+    v.offBar = v.bar.add({ label, run: () => toggle(v, !v.open) });
+    v.label = label;
+  }
   render(v);
 }
 

@@ -47,7 +47,10 @@ export interface View {
   error?: string;
   /** Texts typed in the panel, by form key (kept across renders). */
   drafts: Map<string, string>;
+  /** Removes the bar's count button. */
   offBar?: () => void;
+  /** The count button's label. */
+  label?: string;
   /** A reviewer's event stream. */
   es?: EventSource;
   /** The panel's chunk, once loaded. */
