@@ -184,9 +184,9 @@ function jump(v: View, id: string): void {
   v.active = id;
   paint(v);
   render(v);
-  v.ranges.get(id)?.startContainer.parentElement?.scrollIntoView({
-    block: "center",
-  });
+  // The quote a quarter down the window: above a phone's bottom sheet.
+  const at = v.ranges.get(id)?.getBoundingClientRect();
+  if (at) scrollBy(0, at.top - innerHeight / 4);
 }
 
 /** Starts a new thread on `anchor` (the panel's top form). */

@@ -197,6 +197,20 @@ engineTest(
             : null
         );
         if (marked) assert.deepEqual(marked, [word]);
+        // The keyboard: Ctrl+Alt+M on a selection opens the form with its
+        // quote, focused; Escape closes the panel.
+        await select(editor, "h1", "place");
+        await editor.press("m", ["Control", "Alt"]);
+        await editor.waitFor(
+          () => {
+            const root = document.querySelector("cms-review")!.shadowRoot!;
+            return root.querySelector("p.q")?.textContent === "place" &&
+              root.activeElement === root.querySelector("[data-k=new]");
+          },
+          WAIT,
+        );
+        await editor.press("Escape");
+        assert.equal(await panelText(editor), "");
         // Nothing of the comment is in the region's content.
         assert.equal(
           await editor.evaluate(() => document.querySelector("h1")!.innerHTML),
@@ -216,6 +230,7 @@ engineTest(
 
       let link = "";
       await t.step("the editor makes a review link", async () => {
+        await clickBar(editor, "^1 comment$"); // opens the panel
         await clickPanel(editor, "Review link");
         await editor.waitFor(
           () =>
