@@ -21,11 +21,11 @@ import type { Field, Model } from "./model.ts";
 import { createPresence, initials } from "./presence.ts";
 
 const BAR_CSS =
-  `:host{display:flex;gap:4px}span{display:inline-grid;place-items:center;width:24px;height:24px;border-radius:50%;background:#7a5cff;color:#fff;font:600 11px system-ui,sans-serif}`;
+  `:host{display:flex;gap:4px}span{display:inline-grid;place-items:center;width:24px;height:24px;border-radius:50%;background:#6a4cf0;color:#fff;font:600 11px system-ui,sans-serif}`;
 // A ring, not an outline: a region's own state (unsaved, error) is its
 // outline, and who else edits it must show beside that.
 const PAGE_CSS =
-  `[data-cms-peer]{box-shadow:0 0 0 2px #7a5cff!important}[data-cms-peer]:not(img)::after{content:attr(data-cms-peer);font:11px/1.6 system-ui,sans-serif;background:#7a5cff;color:#fff;border-radius:4px;padding:0 4px;margin-left:6px}[data-cms-live]{animation:cms-live 1.5s}@keyframes cms-live{from{background:#ffe58a}}`;
+  `[data-cms-peer]{box-shadow:0 0 0 2px #7a5cff!important}[data-cms-peer]:not(img)::after{content:attr(data-cms-peer);font:11px/1.6 system-ui,sans-serif;background:#6a4cf0;color:#fff;border-radius:4px;padding:0 4px;margin-left:6px}[data-cms-live]{animation:cms-live 1.5s}@keyframes cms-live{from{background:#ffe58a}}`;
 const PEER = "data-cms-peer";
 
 /** What a region says: who saved it (a conflict waits) or who edits it. */
