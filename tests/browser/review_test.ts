@@ -4,13 +4,15 @@
  * a selection (a highlight, the count in the bar); a reviewer in a
  * separate browser context without a session opens the review link, gives
  * a name, replies and approves; the editor sees both live; publish waits
- * for the approval, and an edit after it voids it.
+ * for the approval, and an edit after it voids it. And in a German UI on a
+ * test site: the count, the highlight, a detached thread with its quote.
  */
 import assert from "node:assert/strict";
 import { startDemo } from "../../demo/main.ts";
 import { engineTest, type Page } from "../helpers/browser.ts";
 import { editInBrowser } from "../helpers/demo.ts";
 import { seriousViolations } from "../helpers/axe.ts";
+import { clientSiteTest } from "../helpers/client_page.ts";
 
 const PASSWORD = "correct horse battery staple";
 const WAIT = { timeout: 15_000 };
@@ -362,3 +364,55 @@ function threadId(page: Page) {
       .querySelector("li[data-t]")!.getAttribute("data-t")!
   );
 }
+
+/** A comment on `quote` of the title (`prefix`/`suffix`: its context). */
+const onTitle = (id: string, quote: string, prefix: string) => ({
+  id,
+  page: "/",
+  anchor: { field: "pages:home:title", quote, prefix, suffix: "" },
+  thread: id,
+  text: `Zu „${quote}“`,
+  author: { name: "Bo", kind: "reviewer" },
+  created: "2026-01-01T09:00:00.000Z",
+});
+
+clientSiteTest(
+  "review in place in German: count, highlight, a detached thread listed with its quote",
+  {
+    pages: {
+      "/": () => `<h1 data-cms-field="pages:home:title">Hallo Welt</h1>`,
+    },
+    config: { editor: "Ada", comments: "/cms/comments", settings: false },
+    script:
+      `import * as cms from "/dist/mod.js"; window.cms = cms; window.cmsHandle = cms.mountCms({ labels: "de" });`,
+    client: () =>
+      Promise.resolve(Response.json({
+        comments: [onTitle("a", "Welt", "Hallo "), onTitle("b", "Erde", "")],
+        approvals: [],
+      })),
+  },
+  async (_t, site, browser) => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(site.url + "/");
+      await clickBar(page, "^2 Kommentare$");
+      await panelHas(page, "Losgelöst: der Text ist weg");
+      const view = await page.evaluate(() => {
+        const root = document.querySelector("cms-review")!.shadowRoot!;
+        return {
+          items: [...root.querySelectorAll("li[data-t]")].map((li) =>
+            li.querySelector(".q")!.textContent
+          ),
+          marked: globalThis.Highlight
+            ? [...CSS.highlights.get("cms-c")!].map((r) => r.toString())
+            : null,
+        };
+      });
+      // The attached thread first, in page order; the detached one after.
+      assert.deepEqual(view.items, ["“Welt”", "Erde"]);
+      if (view.marked) assert.deepEqual(view.marked, ["Welt"]);
+    } finally {
+      await page.close();
+    }
+  },
+);
