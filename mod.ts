@@ -6,27 +6,29 @@
  * (`(req: Request) => Promise<Response>`), the browser client's files, the
  * shared sanitizer, and ready-made stores.
  *
- * - {@linkcode createSaveHandler}: the save endpoint (one request per
- *   changed field, allowlist, rich-field set, 409 on conflicts).
- * - {@linkcode createMediaHandler}: the media endpoint (raw image bytes,
- *   size cap, type sniffed from the bytes).
- * - {@linkcode createClientHandler}: serves the browser client (entry and
- *   lazy chunks, cached right); no build step in the host.
- * - {@linkcode createHistoryHandler}, {@linkcode createDraftsHandler},
- *   {@linkcode createPublishHandler}, {@linkcode createDiscardHandler},
- *   {@linkcode createScheduleHandler}, {@linkcode createCancelScheduleHandler},
- *   {@linkcode createPreviewHandler}: history, drafts, scheduled publishing
- *   and preview links; {@linkcode Scheduler} fires the schedules.
- * - {@linkcode EditorEvents}: presence and live changes (Server-Sent Events).
- * - {@linkcode createMediaLibraryHandler} and {@linkcode collectMedia}: the
- *   media library and the cleanup of unused uploads.
+ * - {@linkcode createCms}: the whole service in one call: every endpoint the
+ *   options turn on (save, media, history, drafts, publish, discard,
+ *   preview, schedules, events, the library), the client files and local
+ *   media files, under one base path; `cms.handle(req)` answers its own
+ *   paths and `null` for the rest.
  * - {@linkcode cmsField}, {@linkcode cmsList}, {@linkcode cmsImage},
  *   {@linkcode cmsScript} and friends: the markers as escaped markup for
  *   hosts without Preact; {@linkcode responsiveImage}: `srcset` and size of
- *   an uploaded image for visitors (docs/content.md, docs/images.md).
+ *   an uploaded image for visitors.
  * - {@linkcode defineContent}: one declaration of the editable content; it is
  *   the save endpoint's allowlist and types every field address.
- * - {@linkcode sanitizeHtml}: the one sanitizer policy, on the server.
+ * - The parts `createCms` wires, for hosts that route them themselves:
+ *   {@linkcode createSaveHandler}, {@linkcode createMediaHandler},
+ *   {@linkcode createClientHandler}, {@linkcode createHistoryHandler},
+ *   {@linkcode createDraftsHandler}, {@linkcode createPublishHandler},
+ *   {@linkcode createDiscardHandler}, {@linkcode createScheduleHandler},
+ *   {@linkcode createCancelScheduleHandler}, {@linkcode createPreviewHandler},
+ *   {@linkcode Scheduler}, {@linkcode EditorEvents} (across processes on one
+ *   Deno KV database with {@linkcode KvEventBus}),
+ *   {@linkcode createMediaLibraryHandler}, {@linkcode createLinkCheckHandler};
+ *   {@linkcode collectMedia} cleans up unused uploads.
+ * - {@linkcode sanitizeHtml}: the one sanitizer policy, on the server;
+ *   {@linkcode checkContent}: the content checks.
  * - {@linkcode HttpError} and {@linkcode endpoint}: the endpoint pipeline.
  * - Production: {@linkcode serveGracefully} (drain on SIGTERM),
  *   {@linkcode createLivenessHandler} and {@linkcode createReadinessHandler}
@@ -34,12 +36,11 @@
  *   `setLogger("json")` for request logs), {@linkcode setBodyBudget}.
  * - Content stores: {@linkcode KvContentStore}, {@linkcode MemoryContentStore};
  *   PostgreSQL in `@inplace/cms/postgres`.
- * - Media storage: {@linkcode LocalMediaStorage} (with
- *   {@linkcode serveLocalMedia}), {@linkcode MemoryMediaStorage}; S3 in
- *   `@inplace/cms/s3`.
+ * - Media storage: {@linkcode LocalMediaStorage},
+ *   {@linkcode MemoryMediaStorage}; S3 in `@inplace/cms/s3`.
  *
- * Guides: [wiring a host](./docs/wiring.md) (`createCms` wires every
- * endpoint in one call), [content and addresses](./docs/content.md),
+ * Guides: [wiring a host](./docs/wiring.md),
+ * [content and addresses](./docs/content.md), [images](./docs/images.md),
  * [storage](./docs/storage.md), [security](./docs/security.md),
  * [production](./docs/production.md), the
  * [protocol reference](./docs/protocol.md); the map is in the
@@ -48,50 +49,44 @@
  * @example
  * ```ts
  * import {
- *   createClientHandler,
- *   createMediaHandler,
- *   createSaveHandler,
+ *   cmsField,
+ *   createCms,
  *   defineContent,
  *   type Editor,
  *   KvContentStore,
- *   list,
  *   LocalMediaStorage,
- *   serveLocalMedia,
  * } from "@inplace/cms";
  *
  * const kv = await Deno.openKv("content.kv");
- * // The editor from YOUR server-side session store, or null: here a
- * // `sid` cookie whose session your login wrote to ["sessions", sid].
+ * // The editor from YOUR server-side session store, or null.
  * async function authorize(req: Request): Promise<Editor | null> {
- *   const sid = req.headers.get("Cookie")?.match(/(?:^|;\s*)sid=([\w-]+)/)?.[1];
- *   if (!sid) return null;
- *   const session = await kv.get<{ name: string }>(["sessions", sid]);
- *   return session.value ? { name: session.value.name } : null;
+ *   const sid = req.headers.get("Cookie")?.match(/(?:^|;\s*)sid=(\w+)/)?.[1];
+ *   return sid ? (await kv.get<Editor>(["sessions", sid])).value : null;
  * }
- * const storage = new LocalMediaStorage({ dir: "media", publicUrl: "/media" });
- * const cms = {
+ * const content = defineContent({ pages: { title: "plain", body: "rich" } });
+ * const store = new KvContentStore(kv);
+ * const cms = createCms({
  *   authorize,
- *   allowlist: defineContent({
- *     pages: { title: "plain", body: "rich", features: list() },
- *   }),
- *   store: new KvContentStore(kv),
- *   storage,
- *   // Behind a proxy, your public origin; unset, the request's own origin
- *   // (so it works on localhost).
- *   publicOrigin: Deno.env.get("PUBLIC_ORIGIN") || undefined,
- * };
- * const save = createSaveHandler(cms);
- * const media = createMediaHandler(cms);
- * const files = serveLocalMedia(storage);
- * const client = createClientHandler(); // /cms/mod.js and its chunks
+ *   allowlist: content,
+ *   store,
+ *   storage: new LocalMediaStorage({ dir: "media", publicUrl: "/media" }),
+ *   publishMode: "draft",
+ * });
  *
- * Deno.serve((req) => {
- *   const { pathname } = new URL(req.url);
- *   if (pathname === "/api/cms/save") return save(req);
- *   if (pathname === "/api/cms/media") return media(req);
- *   if (pathname.startsWith("/media/")) return files(req);
- *   if (pathname.startsWith(client.base)) return client(req);
- *   return new Response("Not found", { status: 404 });
+ * Deno.serve(async (req) => {
+ *   const answer = await cms.handle(req); // /api/cms/…, /media/…
+ *   if (answer) return answer;
+ *   const editor = await authorize(req);
+ *   const home = await store.get("pages", "home");
+ *   const title = String(home?.title ?? "Hello");
+ *   const html = cmsField({
+ *     content,
+ *     field: "pages:home:title",
+ *     value: title,
+ *     editing: !!editor,
+ *     as: "h1",
+ *   }) + (editor ? cms.editorScripts({ editor: editor.name }) : "");
+ *   return new Response(html, { headers: { "Content-Type": "text/html" } });
  * });
  * ```
  *
@@ -123,6 +118,7 @@ export {
   type TextLimits,
 } from "./core/content.ts";
 export { readLocale } from "./core/locale.ts";
+export type { MediaLibraryItem } from "./core/protocol/library.ts";
 export {
   checkAlt,
   checkContent,
@@ -183,7 +179,9 @@ export {
 } from "./server/media/mod.ts";
 export type { ImageOptions } from "./server/image/mod.ts";
 export {
+  defaultMemoryBudget,
   type JobOptions,
+  memoryLimit,
   WorkQueue,
   type WorkQueueOptions,
 } from "./server/image/mod.ts";
@@ -215,6 +213,13 @@ export {
   PreviewSigner,
 } from "./server/drafts/mod.ts";
 // Review in place: comments, review links, approvals.
+export type {
+  Approval,
+  Comment,
+  CommentAuthor,
+  CommentsAnswer,
+  TextAnchor,
+} from "./core/protocol/review.ts";
 export {
   createReviewHandlers,
   REVIEW_COOKIE,
@@ -301,18 +306,22 @@ export {
   type MemoryMediaStorageOptions,
   type StoredMedia,
 } from "./server/media/mod.ts";
-// Editor events: presence and live changes (PostgreSQL bus:
-// `@inplace/cms/postgres`).
+// Editor events: presence and live changes (across processes on one Deno KV
+// database: KvEventBus; PostgreSQL bus: `@inplace/cms/postgres`).
 export {
   EditorEvents,
   type EditorEventsOptions,
   type EditorEventsStats,
 } from "./server/events/mod.ts";
 export {
+  type BusListener,
   type BusMessage,
   type CommentsMessage,
   type DraftsMessage,
   type EventBus,
+  KvEventBus,
+  type KvEventBusOptions,
+  type LogPosition,
   MemoryEventBus,
   type PresenceMessage,
   type PublishedMessage,
@@ -328,6 +337,14 @@ export type {
   ScheduleFiring,
   ScheduleQuery,
   ScheduleStore,
+} from "./server/store/mod.ts";
+// Review in place: the store contract of comments and verdicts.
+export {
+  type CommentExpect,
+  type CommentUpdate,
+  isReviewStore,
+  ReviewRefusal,
+  type ReviewStore,
 } from "./server/store/mod.ts";
 export {
   collectMedia,

@@ -24,7 +24,8 @@ const KiB = 1024;
 /** The goals of one upload. */
 export const GOALS = { ms: 10_000, rssKiB: 1024 * 1024 } as const;
 
-type Format = "avif" | "jpeg" | "png" | "webp";
+/** The formats measured. */
+export type Format = "avif" | "jpeg" | "png" | "webp";
 
 /** One measured upload. */
 export interface WorstCase {
@@ -47,21 +48,29 @@ const NOISE_BYTES_PER_PIXEL: Record<Format, number> = {
   webp: 1.0,
 };
 
-async function encode(format: Format, noiseRows: number): Promise<Uint8Array> {
-  const raw = new Uint8Array(SIDE * SIDE * 3).fill(0x6a);
-  if (noiseRows > 0) raw.set(randomBytes(noiseRows * SIDE * 3, noiseRows));
+/** A `side` × `side` image of `format`, noise in its first `noiseRows`. */
+export async function encode(
+  format: Format,
+  noiseRows: number,
+  side: number = SIDE,
+): Promise<Uint8Array> {
+  const raw = new Uint8Array(side * side * 3).fill(0x6a);
+  if (noiseRows > 0) raw.set(randomBytes(noiseRows * side * 3, noiseRows));
   const out = await sharp(raw, {
-    raw: { width: SIDE, height: SIDE, channels: 3 },
+    raw: { width: side, height: side, channels: 3 },
   })
     .toFormat(format, format === "avif" ? { effort: 0 } : {}).toBuffer();
   return new Uint8Array(out);
 }
 
 /** The dense candidate: as much noise as fits in the body limit. */
-async function dense(format: Format): Promise<Uint8Array> {
-  let rows = Math.floor(MAX_BODY / NOISE_BYTES_PER_PIXEL[format] / SIDE);
+export async function dense(
+  format: Format,
+  side: number = SIDE,
+): Promise<Uint8Array> {
+  let rows = Math.floor(MAX_BODY / NOISE_BYTES_PER_PIXEL[format] / side);
   for (let i = 0; i < 6; i++) {
-    const data = await encode(format, Math.min(rows, SIDE));
+    const data = await encode(format, Math.min(rows, side), side);
     if (data.length <= MAX_BODY) return data;
     rows = Math.floor(rows * MAX_BODY / data.length * 0.97);
   }

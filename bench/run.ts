@@ -30,6 +30,7 @@ import { run as eventsBench } from "./events.ts";
 import { run as largeRecord } from "./large_record.ts";
 import { run as presenceBench } from "./presence.ts";
 import { GOAL_MS as CHECKS_GOAL_MS, run as checksBench } from "./checks.ts";
+import { run as kvBusBench } from "./kv_bus.ts";
 import {
   GOAL_MS as REVIEW_GOAL_MS,
   run as reviewPanel,
@@ -439,6 +440,34 @@ rows.push(
       ms(c.medianMs),
       `goal ${CHECKS_GOAL_MS} ms`,
       c.medianMs / CHECKS_GOAL_MS,
+      1,
+    ),
+  );
+}
+
+{
+  // Editor events across 3 processes on one Deno KV file (KvEventBus).
+  const k = await kvBusBench();
+  rows.push(
+    row(
+      "KV bus: save -> event on another process (3 processes, one KV file), p95",
+      ms(k.eventP95),
+      "goal 1000 ms",
+      k.eventP95 / 1000,
+      1,
+    ),
+    row(
+      "KV bus: idle KV reads per second per process",
+      k.idleReadsPerSecond.toFixed(1),
+      "goal 4",
+      k.idleReadsPerSecond / 4,
+      1,
+    ),
+    row(
+      "KV bus: log entries after 5000 messages",
+      String(k.logEntries),
+      `goal ${k.logGoal}`,
+      k.logEntries / k.logGoal,
       1,
     ),
   );

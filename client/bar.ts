@@ -74,7 +74,7 @@ export function createBar(
   );
   root.append(bar);
   document.body.append(host);
-  const offs = [altCount(kit, row), reserve(bar)];
+  const offs = [reserve(bar)];
   let queue = Promise.resolve<ConflictChoice>("cancel");
   /** Called when the toast shown goes (hidden or replaced). */
   let left: (() => void) | undefined;
@@ -139,21 +139,6 @@ function addAction(row: HTMLElement, b: HTMLButtonElement): () => void {
     b.remove();
     demoted.forEach((x) => x.className = "p");
   };
-}
-
-/** Shows how many images in rich regions lack alt text (counted by the
- * rich editor); returns the remover. */
-function altCount({ h, listen }: Kit, row: HTMLElement): () => void {
-  const alts = h("span", { class: "e", role: "status", hidden: "" });
-  row.children[1].after(alts);
-  return listen<CustomEvent<{ missing: number }>>(
-    document,
-    "cms:alt",
-    ({ detail: { missing } }) => {
-      alts.hidden = !missing;
-      alts.textContent = missing ? t("missingAlt", { n: missing }) : "";
-    },
-  );
 }
 
 /**

@@ -152,8 +152,8 @@ function open(s: Session, options: MountOptions): void {
  * The lazy chunks of the features the page config asks for, attached once
  * every field is in the model: draft mode (draft marks, Publish and
  * Discard; Publish at… and the schedules), presence and live changes,
- * review in place (comments), and locales (switcher, untranslated marks
- * and count).
+ * content checks, review in place (comments), and locales (switcher,
+ * untranslated marks and count).
  */
 async function attachFeatures(
   s: Session,
@@ -203,6 +203,11 @@ async function attachFeatures(
   }
   if (cfg.comments) {
     when(import("./review.ts"), (m) => m.attachReview(kit, bar, cfg));
+  }
+  // Content checks of the rich and image regions, if any: after the editor.
+  const checked = s.list.filter((f) => f.rich || f.image);
+  if (checked[0]) {
+    when(import("./checks.ts"), (m) => m.attachChecks(kit, bar, checked, cfg));
   }
   if (cfg.locale && cfg.locales.length) {
     when(

@@ -62,6 +62,11 @@ export interface CmsConfig {
    */
   locales: { tag: string; url: string }[];
   /**
+   * Link check endpoint (`/api/cms/checks/links`): links added or changed
+   * to a path of this site are checked there. `""` (default): none.
+   */
+  checks: string;
+  /**
    * Comments endpoint (`/api/cms/comments`): review in place (a lazy
    * chunk: highlights, the Comment button, the panel). `""` (default): off.
    */
@@ -112,6 +117,7 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     settings: true,
     locale: "",
     locales: [],
+    checks: "",
     comments: "",
     review: "",
     reviewer: false,

@@ -35,6 +35,7 @@ export const en = {
   cleanRemoved:
     "All changes saved. {n} unsupported item was removed.|All changes saved. {n} unsupported items were removed.",
   unsaved: "{n} unsaved change|{n} unsaved changes",
+  problems: "{n} problem|{n} problems",
   saving: "Saving…",
   offline: "Offline: changes are kept here",
   notSaved: "Not saved: {reason}",
@@ -94,7 +95,6 @@ export const en = {
   decorative: "Decorative: no description needed",
   altNeeded: "Describe the image, or mark it as decorative.",
   insert: "Insert",
-  missingAlt: "{n} image lacks alt text|{n} images lack alt text",
   // Locales.
   locale: "Language: {name}",
   untranslated: "{n} field not translated yet|{n} fields not translated yet",

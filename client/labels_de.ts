@@ -31,6 +31,7 @@ const TEXTS = [
   "{n} unveröffentlichte Änderung|{n} unveröffentlichte Änderungen", // unpublished
   "Alle Änderungen gespeichert. {n} nicht unterstütztes Element wurde entfernt.|Alle Änderungen gespeichert. {n} nicht unterstützte Elemente wurden entfernt.", // cleanRemoved
   "{n} ungespeicherte Änderung|{n} ungespeicherte Änderungen", // unsaved
+  "{n} Problem|{n} Probleme", // problems
   "Wird gespeichert…", // saving
   "Offline: Änderungen bleiben hier erhalten", // offline
   "Nicht gespeichert: {reason}", // notSaved
@@ -85,7 +86,6 @@ const TEXTS = [
   "Dekorativ: keine Beschreibung nötig", // decorative
   "Beschreiben Sie das Bild oder markieren Sie es als dekorativ.", // altNeeded
   "Einfügen", // insert
-  "{n} Bild ohne Alternativtext|{n} Bilder ohne Alternativtext", // missingAlt
   "Sprache: {name}", // locale
   "{n} Feld noch nicht übersetzt|{n} Felder noch nicht übersetzt", // untranslated
   "Noch nicht übersetzt: zeigt {name}", // notTranslated

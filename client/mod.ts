@@ -19,6 +19,8 @@
  * - `cms:open-drawer` `{editor}` from Settings;
  * - `cms:alt` `{missing}` when the number of images in rich regions without
  *   alt text changes.
+ * - `cms:checks` with the content checks' findings on the page (an array)
+ *   after each check (see `checks.ts`).
  *
  * Guide: [the client](../docs/client.md) (every page config key, keys,
  * design tokens, sizes); the wire types are in `@inplace/cms/core`.

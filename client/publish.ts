@@ -10,7 +10,9 @@
  * the count follow other editors and schedules live (`cms:published`,
  * `cms:drafts` from the event stream). Drafts on other pages are counted in
  * the bar ("2 drafts on other pages"), which opens their list, linked to
- * their pages where the server knows them, with Publish all. The state is
+ * their pages where the server knows them, with Publish all. The toast
+ * after a publish also says how many problems the content checks still find
+ * on the page (`cms:checks`). The state is
  * {@linkcode DraftMarks} (no DOM); {@linkcode attachPublish} is the view.
  *
  * @module
@@ -135,6 +137,8 @@ interface View {
   live: boolean;
   /** Drafts of fields not on this page (with their page, when known). */
   others: DraftsListing["drafts"];
+  /** The content checks' findings on the page (`cms:checks`). */
+  problems: number;
 }
 
 /** A sibling of the publish endpoint (`drafts`, `discard`). */
@@ -204,8 +208,11 @@ async function publish(v: View, all = false) {
     gone(v, published);
     apply(v, drafted.published(published));
     const fields = published.map((id) => byId.get(id)?.label ?? fieldName(id));
+    // What the content checks still find is said with what went live.
+    const n = v.problems;
     bar.toast(
-      t("publishedToast", { fields: fields.join(", ") }),
+      t("publishedToast", { fields: fields.join(", ") }) +
+        (n ? ` ${t("problems", { n })}.` : ""),
       [{
         label: t("viewAsVisitor"),
         run: () => void open(v.options.view, "_blank", "noopener"),
@@ -304,6 +311,11 @@ function follow(v: View): (() => void)[] {
   type Fields = CustomEvent<{ fields: string[] }>;
   const { kit, drafted } = v;
   return [
+    kit.listen<CustomEvent<unknown[]>>(
+      document,
+      "cms:checks",
+      ({ detail }) => v.problems = detail.length,
+    ),
     kit.listen<CustomEvent<{ field: string }>>(
       document,
       "cms:saved",
@@ -374,6 +386,7 @@ export function attachPublish(
     removers: [],
     live: false,
     others: [],
+    problems: 0,
   };
   const sheet = kit.sheet(mark(t("draftMark")));
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];

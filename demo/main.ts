@@ -72,7 +72,12 @@ import {
   mediaStorageCheck,
 } from "../server/health/mod.ts";
 import { serveGracefully, setLogger } from "../server/ops/mod.ts";
-import { type EventBus, MemoryEventBus } from "../server/events/mod.ts";
+import {
+  type EditorEvents,
+  type EventBus,
+  KvEventBus,
+  MemoryEventBus,
+} from "../server/events/mod.ts";
 import { PostgresEventBus } from "../postgres/mod.ts";
 import { seedHome } from "./content.ts";
 import { randomToken, Sessions } from "./session.ts";
@@ -109,6 +114,12 @@ export interface DemoOptions {
    * visitors don't see until an editor publishes them (`CMS_PUBLISH=draft`).
    */
   publishMode?: PublishMode;
+  /**
+   * Publish waits for an approval from a review link (draft mode;
+   * `CMS_REQUIRE_APPROVAL=1`). Review links are signed with the preview
+   * secret, for their own capability. Default `false`.
+   */
+  requireApproval?: boolean;
   /** The site's locales, the first the default (`CMS_LOCALES=en,de`). */
   locales?: readonly string[];
   /**
@@ -118,11 +129,11 @@ export interface DemoOptions {
    */
   previewSecret?: string;
   /**
-   * Publish waits for an approval from a review link (draft mode;
-   * `CMS_REQUIRE_APPROVAL=1`). Review links are signed with the preview
-   * secret, for their own capability. Default `false`.
+   * `false`: no server; the returned `fetch` answers requests (for
+   * `deno serve`, see `demo/serve.ts`), and `port` names the allowed Host.
+   * Default `true`.
    */
-  requireApproval?: boolean;
+  listen?: boolean;
   /**
    * Drain on SIGTERM/SIGINT (see `serveGracefully`); the CLI turns it on.
    * Default `false`.
@@ -163,6 +174,10 @@ export interface DemoServer {
   stopped: Promise<void>;
   /** Drains the server, then closes the stores. */
   close(): Promise<void>;
+  /** The site's handler (health endpoints included). */
+  fetch(req: Request, info: Deno.ServeHandlerInfo): Promise<Response>;
+  /** Ends the editor event streams with a `retry:` hint (on shutdown). */
+  endStreams(): Promise<void>;
 }
 
 /** Starts the demo site. */
@@ -189,7 +204,7 @@ export async function startDemo(
 
     let store: HistoryStore;
     let sessions: Sessions;
-    // Editor events: across instances over PostgreSQL, else this process.
+    // Editor events: across instances over PostgreSQL, or the KV file.
     let bus: EventBus = new MemoryEventBus();
     if (options.databaseUrl) {
       const sql = postgres(options.databaseUrl, { onnotice: () => {} });
@@ -202,6 +217,7 @@ export async function startDemo(
       cleanup.push(() => kv.close());
       store = new KvContentStore(kv);
       sessions = new Sessions(kv);
+      bus = new KvEventBus(kv);
     }
     await seedHome(store);
 
@@ -251,13 +267,31 @@ export async function startDemo(
       },
       draining: draining.signal,
     });
-    const server = serveGracefully((req, info) => {
+    const answer = (req: Request, info: Deno.ServeHandlerInfo) => {
       // A malformed Host or target goes on to the app, which answers 400.
       const pathname = pathOf(req);
       if (pathname === "/healthz") return healthz(req);
       if (pathname === "/readyz") return readyz(req);
       return handler(req, info);
-    }, {
+    };
+    if (options.listen === false) {
+      const port = options.port ?? 8000;
+      allowedHosts.push(`127.0.0.1:${port}`, `localhost:${port}`);
+      allowedHosts.push(...(options.publicHosts ?? []));
+      // Missed schedules have fired before the worker answers.
+      await cms?.ready;
+      const { promise: stopped, resolve } = Promise.withResolvers<void>();
+      cleanup.push(resolve);
+      return {
+        url: `http://127.0.0.1:${port}`,
+        password,
+        stopped,
+        close: () => runCleanup(cleanup),
+        fetch: async (req, info) => await answer(req, info),
+        endStreams: async () => await cms?.events?.close(),
+      };
+    }
+    const server = serveGracefully(answer, {
       hostname: "127.0.0.1",
       port: options.port ?? 8000,
       signals: options.signals ?? false,
@@ -281,6 +315,8 @@ export async function startDemo(
       password,
       stopped: server.finished,
       close: () => runCleanup(cleanup),
+      fetch: async (req, info) => await answer(req, info),
+      endStreams: async () => await cms?.events?.close(),
     };
   } catch (err) {
     await runCleanup(cleanup);
@@ -299,12 +335,17 @@ async function keptSecret(file: string, bytes: number): Promise<string> {
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
+  // Written whole under a temporary name, then linked into place (which
+  // fails if the file exists): a process starting at the same moment never
+  // reads a half-written secret.
   const secret = randomToken(bytes);
+  const tmp = `${file}.${randomToken(6)}.tmp`;
+  await Deno.writeTextFile(tmp, secret + "\n", {
+    createNew: true,
+    mode: 0o600,
+  });
   try {
-    await Deno.writeTextFile(file, secret + "\n", {
-      createNew: true,
-      mode: 0o600,
-    });
+    await Deno.link(tmp, file);
     return secret;
   } catch (err) {
     // Another process created it first: use theirs.
@@ -312,6 +353,8 @@ async function keptSecret(file: string, bytes: number): Promise<string> {
       return (await Deno.readTextFile(file)).trim();
     }
     throw err;
+  } finally {
+    await Deno.remove(tmp).catch(() => {});
   }
 }
 

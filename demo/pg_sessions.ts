@@ -36,12 +36,41 @@ export class PostgresSessionKv {
   async get<T = unknown>(key: Deno.KvKey): Promise<Deno.KvEntryMaybe<T>> {
     await this.#init();
     const sql = this.#sql;
-    const rows = await sql`SELECT value FROM ${sql(this.#table)}
+    const rows = await sql`SELECT value, md5(value::text) AS stamp
+      FROM ${sql(this.#table)}
       WHERE key = ${JSON.stringify(key)}
         AND (expires_at IS NULL OR expires_at > now())`;
     return rows.length
-      ? { key, value: rows[0].value as T, versionstamp: "1" }
+      ? { key, value: rows[0].value as T, versionstamp: rows[0].stamp }
       : { key, value: null, versionstamp: null };
+  }
+
+  /**
+   * Stores `value` under `key` (no expiry) only while the entry's
+   * versionstamp (a digest of its value) is still `versionstamp`, or, for
+   * `null`, while there is no entry; resolves whether it wrote.
+   */
+  async setIf(
+    key: Deno.KvKey,
+    value: unknown,
+    versionstamp: string | null,
+  ): Promise<boolean> {
+    await this.#init();
+    const sql = this.#sql;
+    const k = JSON.stringify(key);
+    const v = sql.json(value as postgres.JSONValue);
+    const rows = versionstamp === null
+      ? await sql`INSERT INTO ${sql(this.#table)} (key, value, expires_at)
+          VALUES (${k}, ${v}, NULL)
+          ON CONFLICT (key) DO UPDATE
+            SET value = EXCLUDED.value, expires_at = NULL
+            WHERE ${sql(this.#table)}.expires_at <= now()
+          RETURNING key`
+      : await sql`UPDATE ${sql(this.#table)}
+          SET value = ${v}, expires_at = NULL
+          WHERE key = ${k} AND md5(value::text) = ${versionstamp}
+          RETURNING key`;
+    return rows.length === 1;
   }
 
   /** Stores `value` under `key`, expiring after `expireIn` ms if given. */

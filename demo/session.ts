@@ -29,8 +29,26 @@ interface PasswordRecord {
 
 const PASSWORD_KEY: Deno.KvKey = ["demo", "password"];
 
-/** The three Deno KV calls sessions need; shared storage makes them shared. */
-export type SessionKv = Pick<Deno.Kv, "get" | "set" | "delete">;
+/**
+ * The Deno KV calls sessions need; shared storage makes them shared. The
+ * password record is written with a check-and-set: Deno KV's `atomic()`,
+ * or `setIf` where there is no `atomic` (the PostgreSQL table), so that
+ * processes starting at the same moment agree on one epoch.
+ */
+export type SessionKv =
+  & Pick<Deno.Kv, "get" | "set" | "delete">
+  & Partial<Pick<Deno.Kv, "atomic">>
+  & {
+    /**
+     * Writes `value` under `key` only while the entry's versionstamp is
+     * still `versionstamp` (`null`: no entry); resolves whether it wrote.
+     */
+    setIf?(
+      key: Deno.KvKey,
+      value: unknown,
+      versionstamp: string | null,
+    ): Promise<boolean>;
+  };
 
 /**
  * Sessions in Deno KV under `["demo", "sessions", sha256(id)]`. Only the hash
@@ -58,19 +76,57 @@ export class Sessions {
    * fingerprint of the password is kept.
    */
   async usePassword(password: string): Promise<void> {
-    const stored = (await this.#kv.get<PasswordRecord>(PASSWORD_KEY)).value;
-    if (stored && await fingerprint(password, stored.salt) === stored.digest) {
-      this.#epoch = stored.epoch;
-      return;
+    // Several processes may start at once on one store: each writes only
+    // over the record it read, so every one ends with the same epoch.
+    for (let i = 0; i < 20; i++) {
+      const entry = await this.#kv.get<PasswordRecord>(PASSWORD_KEY);
+      const stored = entry.value;
+      if (
+        stored && await fingerprint(password, stored.salt) === stored.digest
+      ) {
+        this.#epoch = stored.epoch;
+        return;
+      }
+      const salt = randomToken(16);
+      const record: PasswordRecord = {
+        salt,
+        digest: await fingerprint(password, salt),
+        epoch: randomToken(16),
+      };
+      if (await this.#setIf(record, entry.versionstamp)) {
+        this.#epoch = record.epoch;
+        return;
+      }
     }
-    const salt = randomToken(16);
-    const record: PasswordRecord = {
-      salt,
-      digest: await fingerprint(password, salt),
-      epoch: randomToken(16),
-    };
-    await this.#kv.set(PASSWORD_KEY, record);
-    this.#epoch = record.epoch;
+    throw new Error(
+      "The password record keeps changing: is another " +
+        "process starting with a different password?",
+    );
+  }
+
+  /** Writes the password record unless it changed since `versionstamp`. */
+  async #setIf(
+    record: PasswordRecord,
+    versionstamp: string | null,
+  ): Promise<boolean> {
+    const kv = this.#kv;
+    if (kv.atomic) {
+      try {
+        const result = await kv.atomic()
+          .check({ key: PASSWORD_KEY, versionstamp })
+          .set(PASSWORD_KEY, record).commit();
+        return result.ok;
+      } catch (err) {
+        // A KV file that several processes open at the same moment is
+        // briefly locked by whichever sets it up: read again, retry.
+        if (!/database is locked/.test(String(err))) throw err;
+        await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
+        return false;
+      }
+    }
+    if (kv.setIf) return await kv.setIf(PASSWORD_KEY, record, versionstamp);
+    await kv.set(PASSWORD_KEY, record);
+    return true;
   }
 
   /** Starts a session for `editor` and returns its random id. */

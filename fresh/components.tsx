@@ -18,6 +18,7 @@ import {
   fieldParts,
   type ImageMarkupOptions,
   imageParts,
+  imageShown,
   itemMarkersOf,
   type ListMarkupOptions,
   resolveList,
@@ -159,7 +160,7 @@ export type CmsFieldProps<C extends Allowlist = Allowlist> =
  */
 export function CmsField<C extends Allowlist>(
   props: CmsFieldProps<C>,
-): CmsElement {
+): CmsElement | null {
   const {
     as,
     content,
@@ -172,7 +173,7 @@ export function CmsField<C extends Allowlist>(
     from,
     ...rest
   } = props;
-  const { tag, attrs, kind, text } = fieldParts(
+  const { tag, attrs, kind, text, none } = fieldParts(
     {
       as,
       content,
@@ -187,6 +188,7 @@ export function CmsField<C extends Allowlist>(
     rest as Attributes,
     "CmsField",
   );
+  if (none) return null;
   const Tag = tag as "div";
   if (kind === "image") return <Tag {...attrs} />;
   if (kind === "rich") {
@@ -435,7 +437,7 @@ export type CmsImageProps<C extends Allowlist = Allowlist> =
  */
 export function CmsImage<C extends Allowlist>(
   props: CmsImageProps<C>,
-): CmsElement {
+): CmsElement | null {
   const { content, field, image, editing, version, locale, from, ...rest } =
     props;
   const attrs = imageParts(
@@ -451,5 +453,5 @@ export function CmsImage<C extends Allowlist>(
     rest as Attributes,
     "CmsImage",
   );
-  return <img {...attrs} />;
+  return imageShown(props as ImageMarkupOptions) ? <img {...attrs} /> : null;
 }

@@ -3,11 +3,12 @@
  * (edit bar, another editor's presence, list item controls, toolbar with a
  * tooltip, block-type menu, link panel, alt text dialog, image tools,
  * shortcuts list, image field panel, media library, history and its diff,
- * conflict dialog, publish controls, scheduled publishing, the publish
- * toast, review in place: comment highlights, the comments panel and a
- * reviewer's view, and the locale switcher with untranslated fields), in
- * the light and dark schemes, at 1280 px and 375 px wide, on the demo in
- * Chromium (puppeteer-core, `tests/helpers/browser.ts`). Writes
+ * conflict dialog, content checks' marks and panel, publish controls,
+ * scheduled publishing, the publish toast, review in place: comment
+ * highlights, the comments panel and a reviewer's view, and the locale
+ * switcher with untranslated fields), in the light and dark schemes, at
+ * 1280 px and 375 px wide, on the demo in Chromium (puppeteer-core,
+ * `tests/helpers/browser.ts`). Writes
  * `docs/ui/<surface>-<scheme>-<width>.png` and `docs/ui/README.md`.
  *
  * Run: `deno task screenshots`; `deno task screenshots review-` takes only
@@ -371,6 +372,46 @@ const SCENES: Scene[] = [
     async after(page) {
       await page.press("Escape"); // the region goes back to its stored value
       await page.evaluate(() => scrollTo(0, 0));
+    },
+  },
+  {
+    name: "checks",
+    title:
+      "Content checks: problems marked as you type, the tip at the caret, the count in the bar",
+    async run(page) {
+      // Two paragraphs posing as a list, one with a repeated word, after
+      // the first paragraph (as one edit of the region).
+      await page.evaluate(() => {
+        const body = document.querySelector(
+          "[data-cms-field='pages:home:body']",
+        ) as HTMLElement;
+        body.dispatchEvent(new InputEvent("beforeinput"));
+        body.querySelector("p")!.insertAdjacentHTML(
+          "afterend",
+          "<p>• Fresh bread every morning</p><p>• Cheese from the the valley</p>",
+        );
+        body.dispatchEvent(new InputEvent("input"));
+      });
+      await select(page, "the the", true);
+      await shadow(page, "cms-checks", "div.k:not([hidden])");
+    },
+  },
+  {
+    name: "checks-panel",
+    title: "Checks panel: each problem jumps to its place, with its fix",
+    async run(page) {
+      await page.evaluate(() =>
+        ([
+          ...document.querySelector("cms-edit-bar")!.shadowRoot!
+            .querySelectorAll("button"),
+        ].find((b) => /problem/.test(b.textContent!)) as HTMLElement).click()
+      );
+      await shadow(page, "cms-checks", ".pn li");
+    },
+    async after(page) {
+      await page.press("Escape"); // closes the panel (focus is in it)
+      await select(page, "Sign in", true);
+      await page.press("Escape"); // the region goes back to its stored value
     },
   },
   {

@@ -27,7 +27,9 @@ export interface ApprovalCoverage {
  * decides: it is covered when that verdict is `approved` and lists the
  * field's current draft version. A later `changes` voids an approval, and
  * so does a draft edited after it (its version differs): both need a new
- * approval. A field no verdict lists is missing.
+ * approval. A field no verdict lists is missing. Versions are content
+ * hashes, so a draft edited back to exactly the approved value is covered
+ * again, unless a later verdict listed it otherwise.
  *
  * @example
  * ```ts

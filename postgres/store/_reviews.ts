@@ -98,12 +98,15 @@ export async function deleteComment(
           WHERE id = ${id}`;
       if (!found) return false;
       await lockPage(at, tx, found.page);
-      const [row] = await tx`SELECT comment FROM ${tx(at.comments)}
+      // The thread's rows, locked: a change of one waits, none is lost.
+      const [row] = await tx`SELECT thread FROM ${tx(at.comments)}
           WHERE id = ${id}`;
       if (!row) return false;
-      const target = canonicalComment(row.comment);
       const thread = await tx`SELECT id, comment FROM ${tx(at.comments)}
-          WHERE page = ${target.page} AND thread = ${target.thread}`;
+          WHERE page = ${found.page} AND thread = ${row.thread} FOR UPDATE`;
+      const mine = thread.find((r) => r.id === id);
+      if (!mine) return false;
+      const target = canonicalComment(mine.comment);
       const first = thread.find((r) => r.id === target.thread);
       const replies = thread.filter((r) => r.id !== target.thread).length;
       const plan = planDelete(

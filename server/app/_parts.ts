@@ -28,12 +28,13 @@ import {
   PreviewSigner,
   Scheduler,
 } from "../drafts/mod.ts";
-import { EditorEvents } from "../events/mod.ts";
+import { EditorEvents, type EventBus, KvEventBus } from "../events/mod.ts";
 import {
   type ContentStore,
   type HistoryStore,
   isReviewStore,
   isScheduleStore,
+  KvContentStore,
 } from "../store/mod.ts";
 import {
   createReviewHandlers,
@@ -223,6 +224,14 @@ export function buildParts(options: CmsOptions, base: string): Built {
 }
 
 /** The event hub and the scheduler, and the hooks that feed them. */
+/**
+ * The default event bus: over the store's Deno KV database, so every
+ * process that shares it hears every event; in-process for other stores.
+ */
+function busOf(store: ContentStore): EventBus | undefined {
+  return store instanceof KvContentStore ? new KvEventBus(store.kv) : undefined;
+}
+
 function background(
   options: CmsOptions,
   on: ReturnType<typeof switches>,
@@ -237,7 +246,7 @@ function background(
       ...options,
       ...(typeof on.events === "object" ? on.events : {}),
       ...access,
-      bus: options.bus,
+      bus: options.bus ?? busOf(options.store),
     })
     : null;
   const scheduler = on.schedules && on.schedules !== "elsewhere" &&

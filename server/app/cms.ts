@@ -124,7 +124,7 @@ export interface Cms {
   editorScripts(facts?: PageFacts): string;
   /**
    * Whether a page request comes with a valid review link for its own path
-   * (the `review` query parameter, else the reviewer's cookie): then render
+   * (the `review` query parameter): then render
    * the page's drafts, read-only, and {@linkcode Cms.reviewScripts}.
    * `null` otherwise, and always when review is off.
    */
@@ -172,10 +172,8 @@ export interface Cms {
  */
 export function createCms(options: CmsOptions): Cms {
   const basePath = basePathOf(options);
-  const { parts, events, scheduler, mount, review } = buildParts(
-    options,
-    basePath,
-  );
+  const built = buildParts(options, basePath);
+  const { parts, events, scheduler, mount, review } = built;
   const exact = new Map<string, Part>();
   const prefixed: Part[] = [];
   for (const part of parts) {
@@ -191,25 +189,8 @@ export function createCms(options: CmsOptions): Cms {
   );
   const started = start(scheduler);
   const config = configOf(parts, options, basePath);
-
-  /** A reviewer's page config (see `Cms.reviewConfig`). */
-  function reviewConfig(
-    visit: ReviewVisit,
-    facts: PageFacts = {},
-  ): PageConfig | null {
-    if (!review || !config.comments) return null;
-    const page = encodeURIComponent(visit.page);
-    return {
-      save: config.save,
-      reviewer: true,
-      comments: config.comments,
-      approve: `${basePath}/review/approve?page=${page}`,
-      reviewName: `${basePath}/review/name`,
-      events: config.events,
-      ...(visit.name === undefined ? {} : { editor: visit.name }),
-      ...facts,
-    };
-  }
+  const reviewConfig = (visit: ReviewVisit, facts: PageFacts = {}) =>
+    review ? reviewerConfig(config, basePath, visit, facts) : null;
 
   async function handle(
     req: Request,
@@ -265,6 +246,27 @@ export function createCms(options: CmsOptions): Cms {
       await scheduler?.stop();
       await events?.close();
     },
+  };
+}
+
+/** A reviewer's page config (see `Cms.reviewConfig`), or `null`. */
+function reviewerConfig(
+  config: PageConfig,
+  basePath: string,
+  visit: ReviewVisit,
+  facts: PageFacts,
+): PageConfig | null {
+  if (!config.comments) return null;
+  const page = encodeURIComponent(visit.page);
+  return {
+    save: config.save,
+    reviewer: true,
+    comments: config.comments,
+    approve: `${basePath}/review/approve?page=${page}`,
+    reviewName: `${basePath}/review/name`,
+    events: config.events,
+    ...(visit.name === undefined ? {} : { editor: visit.name }),
+    ...facts,
   };
 }
 

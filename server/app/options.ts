@@ -47,7 +47,7 @@ export interface CmsReviewOptions {
   secret: string | Uint8Array;
   /** Which site paths may get a review link. Default: any path. */
   allowPath?: (path: string) => boolean;
-  /** Requests one review link may make per minute (→ 429). Default 60. */
+  /** Requests one review link may make per minute (→ 429). Default 120. */
   reviewerRequestsPerMinute?: number;
 }
 
@@ -115,7 +115,9 @@ export interface CmsOptions extends
   events?: boolean | CmsEventsOptions;
   /**
    * The event bus that carries editor events between instances (e.g. the
-   * PostgreSQL bus). Giving one turns `events` on. Default: in-process.
+   * PostgreSQL bus). Giving one turns `events` on. Default: a `KvEventBus`
+   * over a `KvContentStore`'s database (every process sharing it hears every
+   * event), else in-process.
    */
   bus?: EventBus;
   /** Preview links for drafts (draft mode): a signer, or its settings. */

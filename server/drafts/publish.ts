@@ -70,7 +70,8 @@ export type PublishHandlerOptions = DraftHandlerOptions & {
  *   `locale`, `locale` with `fields`, or `at` on a site that runs no
  *   scheduler (neither `scheduler` nor `schedulerElsewhere`), or with
  *   `checkOnPublish`, drafts with error-level findings (the reason lists
- *   them); 403 without a session,
+ *   them); with `requireApproval`, 409 (plain text) naming the fields
+ *   whose current draft no approval covers; 403 without a session,
  *   from another site, or when `canEdit` refuses a named field; 405 for
  *   other methods; 413 for a publish too large for the store.
  *

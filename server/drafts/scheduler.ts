@@ -3,8 +3,10 @@
  * precise timer waits for the soonest schedule this instance knows of; it
  * never waits longer than `pollMs`, so schedules made on other instances
  * (and ones missed while every instance was down) are found by the next
- * poll, and at `start()`. The store makes each firing exactly-once, so any
- * number of instances may run a scheduler on one store.
+ * poll, and at `start()`. Without a process that stays up (Deno Deploy),
+ * `tick()` fires what is due from a job scheduler such as `Deno.cron`
+ * instead. The store makes each firing exactly-once, so any number of
+ * instances may run a scheduler (or tick) on one store.
  *
  * A firing that throws never holds up the others: a failure that cannot
  * pass (the store refuses the publish with a 4xx error, e.g. too large; a
@@ -157,6 +159,26 @@ export class Scheduler {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#running;
+  }
+
+  /**
+   * Fires every schedule due now, without a timer: the handler for a job
+   * scheduler such as `Deno.cron`, where no process stays up between
+   * requests (Deno Deploy). Any number of processes may tick at once: each
+   * schedule still fires exactly once. A failure to read the store
+   * rejects (the job runner may retry); failures of single schedules are
+   * handled as in {@linkcode runDue}.
+   *
+   * @example
+   * ```ts
+   * import { KvContentStore, Scheduler } from "@inplace/cms";
+   * const store = new KvContentStore(await Deno.openKv());
+   * const scheduler = new Scheduler({ store });
+   * Deno.cron("cms schedules", "* * * * *", () => scheduler.tick());
+   * ```
+   */
+  async tick(): Promise<void> {
+    await this.runDue();
   }
 
   /**

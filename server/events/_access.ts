@@ -1,19 +1,25 @@
 /**
- * Who may see what on the editor event stream: a field address is shown to
+ * Who may see what on the editor event stream (and the page a stream
+ * listens to, {@linkcode pageOf}): a field address is shown to
  * a listener only when it is allowlisted and the save endpoint's `canEdit`
  * rule lets that listener edit it (a failing rule means no).
  *
  * @module
  */
 import { parseAddress } from "../../core/address.ts";
+import { Status } from "../../core/protocol/mod.ts";
 import {
   type Allowlist,
   type CanEdit,
   type Editor,
   type EndpointCall,
+  HttpError,
   mayEdit,
   resolveField,
 } from "../http/mod.ts";
+
+/** Longest page path accepted. */
+const MAX_PAGE_LENGTH = 512;
 
 /** The rules a listener's view is filtered by. */
 export interface AccessRules {
@@ -74,4 +80,25 @@ export function allowlisted(allowlist: Allowlist, field: string): boolean {
   const address = parseAddress(field);
   return typeof address !== "string" &&
     typeof resolveField(allowlist, address) !== "string";
+}
+
+/**
+ * The page a stream listens to: the `page` parameter of its request; 400
+ * when missing or invalid.
+ *
+ * @example
+ * ```ts
+ * import { pageOf } from "./_access.ts";
+ * pageOf(new Request("http://localhost/api/cms/events?page=/about")); // "/about"
+ * ```
+ */
+export function pageOf(req: Request): string {
+  const page = new URL(req.url).searchParams.get("page");
+  if (
+    page === null || !page.startsWith("/") || page.length > MAX_PAGE_LENGTH ||
+    [...page].some((c) => c < " " || c === "\x7f")
+  ) {
+    throw new HttpError(Status.BadRequest, "Missing or invalid page");
+  }
+  return page;
 }

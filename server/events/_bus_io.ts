@@ -25,8 +25,10 @@ import type {
   ScheduleFiring,
 } from "../store/mod.ts";
 import {
+  type BusListener,
   type BusMessage,
   type EventBus,
+  type LogPosition,
   MAX_BUS_MESSAGE_BYTES,
   type PresenceMessage,
 } from "./bus.ts";
@@ -96,8 +98,18 @@ export class BusLink {
   }
 
   /** Subscribes `listener`; resolves once it is subscribed. */
-  async listen(listener: (message: BusMessage) => void): Promise<void> {
+  async listen(listener: BusListener): Promise<void> {
     this.#unsubscribe = await this.#bus.subscribe(listener);
+  }
+
+  /** The bus's shared-log position now, when it keeps a log. */
+  position(): LogPosition | null {
+    return this.#bus.position?.() ?? null;
+  }
+
+  /** Lets a bus with a shared log deliver what it has not yet. */
+  async catchUp(): Promise<void> {
+    await this.#bus.catchUp?.();
   }
 
   /** Unsubscribes (when subscribed). */

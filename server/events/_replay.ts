@@ -1,7 +1,8 @@
 /**
  * The replay buffer of the editor event stream: the latest content events
- * (by count and by bytes of values), numbered within this instance's epoch,
- * so a reconnect that sends `Last-Event-ID` gets what it missed, or
+ * (by count and by bytes of values), numbered within this instance's epoch
+ * (or, over a bus with a shared log, by the log's epoch and positions, the
+ * same on every process), so a reconnect that sends `Last-Event-ID` gets what it missed, or
  * `resync` when it missed more than is kept or the id is from elsewhere.
  *
  * @module
@@ -60,21 +61,50 @@ export interface ReplayLimits {
  * ```
  */
 export class ReplayBuffer {
-  /** This instance's random id prefix. */
-  readonly epoch: string = randomHex(4);
+  #epoch: string = randomHex(4);
   readonly #limits: ReplayLimits;
-  readonly #events: Buffered[] = [];
+  #events: Buffered[] = [];
   #bytes = 0;
   #seq = 0;
+  /** The oldest id after which every event is kept (or was never made). */
+  #floor = 0;
 
   /** A buffer within `limits` (an options object; read at each push). */
   constructor(limits: ReplayLimits) {
     this.#limits = limits;
   }
 
-  /** Numbers and keeps `event`, dropping the oldest past the limits. */
-  push(event: ContentEvent): Buffered {
-    const kept: Buffered = { seq: ++this.#seq, ...event };
+  /** The id prefix: random per instance, or a shared log's epoch. */
+  get epoch(): string {
+    return this.#epoch;
+  }
+
+  /**
+   * Starts afresh in `epoch` after number `seq`: what is kept is dropped,
+   * and only ids from `seq` on are answered (a shared log's position).
+   */
+  restart(epoch: string, seq: number): void {
+    this.#epoch = epoch;
+    this.#events = [];
+    this.#bytes = 0;
+    this.#seq = this.#floor = seq;
+  }
+
+  /**
+   * Notes that every event up to number `seq` was made (a shared log's
+   * message that made none here still moves the numbering on).
+   */
+  reach(seq: number): void {
+    this.#seq = Math.max(this.#seq, seq);
+  }
+
+  /**
+   * Numbers (next, or `seq` when given: a shared log's numbering, rising)
+   * and keeps `event`, dropping the oldest past the limits.
+   */
+  push(event: ContentEvent, seq?: number): Buffered {
+    const kept: Buffered = { seq: seq ?? this.#seq + 1, ...event };
+    this.#seq = Math.max(this.#seq, kept.seq);
     this.#events.push(kept);
     this.#bytes += kept.bytes;
     const maxEvents = this.#limits.bufferEvents ?? 256;
@@ -83,19 +113,21 @@ export class ReplayBuffer {
       this.#events.length > maxEvents ||
       (this.#bytes > maxBytes && this.#events.length > 1)
     ) {
-      this.#bytes -= this.#events.shift()!.bytes;
+      const dropped = this.#events.shift()!;
+      this.#bytes -= dropped.bytes;
+      this.#floor = dropped.seq;
     }
     return kept;
   }
 
   /** The `id:` of `event`. */
   idOf(event: Buffered): string {
-    return `${this.epoch}-${event.seq}`;
+    return `${this.#epoch}-${event.seq}`;
   }
 
   /** The `id:` of a `resync`: the newest number given so far. */
   resyncId(): string {
-    return `${this.epoch}-${this.#seq}`;
+    return `${this.#epoch}-${this.#seq}`;
   }
 
   /**
@@ -104,9 +136,8 @@ export class ReplayBuffer {
    */
   after(lastId: string): Buffered[] | null {
     const match = /^([\da-f]+)-(\d+)$/.exec(lastId);
-    const seq = match && match[1] === this.epoch ? Number(match[2]) : -1;
-    const first = this.#events[0]?.seq ?? this.#seq + 1;
-    if (seq < 0 || seq > this.#seq || seq < first - 1) return null;
+    const seq = match && match[1] === this.#epoch ? Number(match[2]) : -1;
+    if (seq < this.#floor || seq > this.#seq) return null;
     return this.#events.filter((event) => event.seq > seq);
   }
 }

@@ -13,6 +13,9 @@
  * - {@linkcode MemoryEventBus}: one process (the memory and Deno KV stores).
  * - `PostgresEventBus` (`postgres/bus.ts`): `LISTEN`/`NOTIFY` on
  *   one channel, so editors on different instances see each other.
+ * - `KvEventBus` (`kv_bus.ts`): an ordered log in Deno KV, for every
+ *   process sharing one KV database; it numbers each message
+ *   ({@linkcode LogPosition}) so event ids mean the same on every process.
  *
  * @module
  */
@@ -107,6 +110,27 @@ export type BusMessage =
 export const MAX_BUS_MESSAGE_BYTES = 7900;
 
 /**
+ * Where a message sits in a bus's shared log (buses that keep one, such as
+ * `KvEventBus`): the same on every process, so the event stream numbers its
+ * events by it and a `Last-Event-ID` from one process means the same on
+ * another.
+ */
+export interface LogPosition {
+  /** The log's random id (a new log, a new epoch). */
+  epoch: string;
+  /** The message's number in the log, from 1, without gaps. */
+  seq: number;
+  /**
+   * `true` when messages before this one were missed (trimmed from the log
+   * before this process read them): listeners start afresh.
+   */
+  gap?: boolean;
+}
+
+/** A subscriber: each message, with its log position when the bus has one. */
+export type BusListener = (message: BusMessage, at?: LogPosition) => void;
+
+/**
  * Carries {@linkcode BusMessage}s to every subscriber of every instance,
  * the sender's own included (an instance builds its events only from what
  * the bus delivers, so local and remote editors are treated alike).
@@ -127,7 +151,14 @@ export interface EventBus {
    */
   publish(message: BusMessage): Promise<void>;
   /** Delivers every message to `listener` until the returned function runs. */
-  subscribe(listener: (message: BusMessage) => void): Promise<() => void>;
+  subscribe(listener: BusListener): Promise<() => void>;
+  /**
+   * A bus with a shared log: the position read up to now (every later
+   * message is delivered after it), or `null` before `subscribe`.
+   */
+  position?(): LogPosition | null;
+  /** A bus with a shared log: delivers now what was appended so far. */
+  catchUp?(): Promise<void>;
 }
 
 /**

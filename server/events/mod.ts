@@ -1,7 +1,8 @@
 /**
  * The editor event stream: server-sent events of saves, publishes, drafts,
  * schedules and presence, the bus contract that carries them between
- * processes and its in-memory bus (the PostgreSQL bus is in `postgres/`).
+ * processes, its in-memory bus and its Deno KV bus (the PostgreSQL bus is
+ * in `postgres/`).
  *
  * @module
  */
@@ -11,10 +12,12 @@ export {
   type EditorEventsStats,
 } from "./streams.ts";
 export {
+  type BusListener,
   type BusMessage,
   type CommentsMessage,
   type DraftsMessage,
   type EventBus,
+  type LogPosition,
   MemoryEventBus,
   type PresenceMessage,
   type PublishedMessage,
@@ -22,3 +25,4 @@ export {
   type ScheduleMessage,
 } from "./bus.ts";
 export { decodeMessage, encodeMessage } from "./bus.ts";
+export { KvEventBus, type KvEventBusOptions } from "./kv_bus.ts";

@@ -48,7 +48,12 @@ import {
   readJsonObject,
 } from "../http/mod.ts";
 import { type PresenceBody, Status } from "../../core/protocol/mod.ts";
-import { type BusMessage, type EventBus, MemoryEventBus } from "./bus.ts";
+import {
+  type BusMessage,
+  type EventBus,
+  type LogPosition,
+  MemoryEventBus,
+} from "./bus.ts";
 import type { SaveEvent } from "../save/mod.ts";
 import { onDrain } from "../ops/mod.ts";
 import type {
@@ -57,7 +62,7 @@ import type {
   PublishMode,
   ScheduleFiring,
 } from "../store/mod.ts";
-import { allowlisted, may } from "./_access.ts";
+import { allowlisted, may, pageOf } from "./_access.ts";
 import { BusLink, contentEvents } from "./_bus_io.ts";
 import { encoder, frame } from "./_frame.ts";
 import { Heartbeat, HEARTBEAT_LINE } from "./_heartbeat.ts";
@@ -126,10 +131,14 @@ export interface EditorEventsStats {
   dropped: number;
 }
 
-/** Longest page path accepted. */
-const MAX_PAGE_LENGTH = 512;
 /** Most unsaved fields one presence report may name. */
 const MAX_DIRTY = 32;
+/**
+ * Over a bus with a shared log, event ids are `EPOCH-N` with N the log
+ * position times this plus the event's index among those one message
+ * makes (at most two: `saved` or `published`, then `drafts`).
+ */
+const IDS_PER_MESSAGE = 4;
 /** Streams written to between two yields to the event loop. */
 const SLICE = 64;
 /** Most `canEdit` answers kept per stream between two heartbeats. */
@@ -170,6 +179,8 @@ export class EditorEvents {
   readonly #link: BusLink;
   readonly #heartbeat: Heartbeat;
   #work: Promise<void> = Promise.resolve();
+  /** The heartbeat running now (`close` waits for it: it uses the store). */
+  #beating: Promise<void> = Promise.resolve();
   #ready: Promise<void> | null = null;
   #offDrain: (() => void) | null = null;
   #closed = false;
@@ -201,7 +212,7 @@ export class EditorEvents {
     this.#heartbeat = new Heartbeat(heartbeatMs, {
       // Presence not refreshed for 1.5 heartbeats is gone.
       quarter: (now) => this.#board.expire(now, heartbeatMs * 1.5),
-      beat: () => this.#beat(),
+      beat: () => this.#beating = this.#beat(),
     });
     this.handler = endpoint<EndpointCall>("events", async (req, _ctx, call) => {
       const editor = await admitEditor(req, ["GET", "POST"], options, call);
@@ -282,6 +293,7 @@ export class EditorEvents {
     this.#link.stop();
     this.#offDrain?.();
     await this.#work;
+    await this.#beating;
   }
 
   /** Runs `task` after every earlier one (events go out in order). */
@@ -300,9 +312,14 @@ export class EditorEvents {
       });
     }
     this.#ready ??= (async () => {
-      await this.#link.listen((message) => {
-        void this.#queue(() => this.#receive(message));
+      await this.#link.listen((message, at) => {
+        void this.#queue(() => this.#receive(message, at));
       });
+      // A shared log: ids are its positions; what came before is not ours.
+      const at = this.#link.position();
+      if (at) {
+        this.#replay.restart(at.epoch, (at.seq + 1) * IDS_PER_MESSAGE - 1);
+      }
       this.#offDrain = onDrain(() => this.#endAll());
       this.#heartbeat.start();
     })();
@@ -330,6 +347,8 @@ export class EditorEvents {
     });
     this.#registry.write(stream, `retry: ${this.#options.retryMs ?? 1000}\n`);
     this.#registry.write(stream, frame("hello", { stream: stream.id }));
+    // A shared log may hold what another process sent this id after.
+    if (lastId !== null) await this.#link.catchUp();
     // In the event queue: no event is sent twice or out of order around
     // the replay.
     await this.#queue(async () => {
@@ -389,16 +408,29 @@ export class EditorEvents {
   }
 
   /** Builds and sends what a bus message means to this instance's streams. */
-  async #receive(message: BusMessage): Promise<void> {
+  async #receive(message: BusMessage, at?: LogPosition): Promise<void> {
+    if (at && (at.gap || at.epoch !== this.#replay.epoch)) {
+      // Messages were missed (or the log is new): every stream re-reads.
+      this.#replay.restart(at.epoch, at.seq * IDS_PER_MESSAGE - 1);
+      const resync = frame("resync", {}, this.#replay.resyncId());
+      for (const stream of this.#registry.all()) {
+        this.#registry.write(stream, resync);
+      }
+    }
+    if (at) this.#replay.reach((at.seq + 1) * IDS_PER_MESSAGE - 1);
     if (message.type === "presence") return this.#board.receive(message);
+    let index = 0;
     for await (const event of contentEvents(message, this.#options)) {
-      await this.#emit(event);
+      const seq = at
+        ? at.seq * IDS_PER_MESSAGE + Math.min(index++, IDS_PER_MESSAGE - 1)
+        : undefined;
+      await this.#emit(event, seq);
     }
   }
 
   /** Keeps a content event for reconnects and sends it to who may see it. */
-  async #emit(event: ContentEvent): Promise<void> {
-    const kept = this.#replay.push(event);
+  async #emit(event: ContentEvent, seq?: number): Promise<void> {
+    const kept = this.#replay.push(event, seq);
     const streams = this.#registry.all();
     for (let i = 0; i < streams.length; i += SLICE) {
       if (i) await tick();
@@ -539,7 +571,7 @@ export class EditorEvents {
     const beat = encoder.encode(HEARTBEAT_LINE);
     for (const stream of this.#registry.all()) {
       this.#registry.write(stream, beat);
-      if (stream.closed) continue;
+      if (stream.closed || this.#closed) continue;
       // `canEdit` is asked again, and a reader who caught up gets the board.
       stream.allowed = undefined;
       if (stream.stale) await this.#queue(() => this.#sendBoard(stream));
@@ -560,16 +592,4 @@ export class EditorEvents {
   #endAll(): void {
     this.#registry.endAll(`retry: ${this.#options.retryMs ?? 1000}\n\n`);
   }
-}
-
-/** The `page` parameter of a stream request; 400 when missing or invalid. */
-function pageOf(req: Request): string {
-  const page = new URL(req.url).searchParams.get("page");
-  if (
-    page === null || !page.startsWith("/") || page.length > MAX_PAGE_LENGTH ||
-    [...page].some((c) => c < " " || c === "\x7f")
-  ) {
-    throw new HttpError(Status.BadRequest, "Missing or invalid page");
-  }
-  return page;
 }

@@ -1,6 +1,7 @@
 /**
  * Images for the web: format sniffing from the bytes, the decode and
- * variant pipeline on sharp, and the bounded work queue it runs in.
+ * variant pipeline on sharp, and the bounded work queue it runs in, within
+ * a memory budget.
  *
  * @module
  */
@@ -11,5 +12,6 @@ export {
 } from "./pipeline.ts";
 export { type ImageInfo, sniffImage } from "./sniff/mod.ts";
 export { type JobOptions, WorkQueue, type WorkQueueOptions } from "./queue.ts";
+export { defaultMemoryBudget, estimateMemory, memoryLimit } from "./memory.ts";
 export { type PreparedImage, type VariantFormat } from "./process.ts";
 export { type SharpLoader } from "./sharp.ts";

@@ -14,6 +14,7 @@ import {
   type VariantFormat,
 } from "./process.ts";
 import { WorkQueue } from "./queue.ts";
+import { defaultMemoryBudget, estimateMemory } from "./memory.ts";
 import { importSharp, type Sharp, type SharpLoader } from "./sharp.ts";
 
 /** Options of {@linkcode ImagePipeline}; every one has a default. */
@@ -52,9 +53,21 @@ export interface ImageOptions {
   /** `Retry-After` seconds of that 503. Default 5. */
   retryAfter?: number;
   /**
+   * Bytes the decoders may use together, by estimate (pixels × a cost per
+   * format, plus the body), with the bodies of the uploads waiting for
+   * them: an upload that would pass it waits for the running ones if its
+   * body still fits, else (or once `waiting` uploads wait) it gets 503;
+   * one whose estimate alone passes it is refused with 422 before any
+   * decoding. Default: `defaultMemoryBudget()`, the process's memory
+   * limit (cgroup v2 or v1, else the machine's memory; 512 MiB where none
+   * can be read and on Deno Deploy) less 128 MiB: 384 MiB in a 512 MiB
+   * process, where a 40 MP JPEG, PNG or WebP and a 19 MP AVIF pass.
+   */
+  memoryBudget?: number;
+  /**
    * The decoder queue. Default: one queue shared by every pipeline of the
    * process that sets none of `concurrency`, `waiting`,
-   * `maxPixelsInFlight` and `retryAfter`, so that the budgets hold for the
+   * `maxPixelsInFlight`, `retryAfter` and `memoryBudget`, so that the budgets hold for the
    * process, not per endpoint.
    */
   queue?: WorkQueue;
@@ -99,7 +112,10 @@ let sharedQueue: WorkQueue | undefined;
  * ```
  */
 export class ImagePipeline {
-  readonly #options: Required<Omit<ImageOptions, "sharp" | "queue">>;
+  readonly #options: Required<
+    Omit<ImageOptions, "sharp" | "queue" | "memoryBudget">
+  >;
+  readonly #memoryBudget: number;
   readonly #loader: SharpLoader;
   readonly #queue: WorkQueue;
   #sharp?: Promise<Sharp | null>;
@@ -120,17 +136,27 @@ export class ImagePipeline {
         IMAGE_DEFAULTS.maxPixelsInFlight,
       retryAfter: o.retryAfter ?? IMAGE_DEFAULTS.retryAfter,
     };
+    this.#memoryBudget = o.memoryBudget ?? defaultMemoryBudget();
+    if (!(this.#memoryBudget > 0)) {
+      throw new RangeError("memoryBudget must be a positive number of bytes");
+    }
     this.#loader = options.sharp ?? importSharp;
     const own = o.concurrency ?? o.waiting ?? o.maxPixelsInFlight ??
-      o.retryAfter;
+      o.retryAfter ?? o.memoryBudget;
     const queueOptions = {
       ...this.#options,
       maxPixels: this.#options.maxPixelsInFlight,
+      maxMemory: this.#memoryBudget,
     };
     this.#queue = o.queue ??
       (own === undefined
         ? sharedQueue ??= new WorkQueue(queueOptions)
         : new WorkQueue(queueOptions));
+  }
+
+  /** The decoders' memory budget in bytes. */
+  get memoryBudget(): number {
+    return this.#memoryBudget;
   }
 
   /** The decoder queue (for monitoring: `running`, `waiting`). */
@@ -142,8 +168,9 @@ export class ImagePipeline {
    * Checks `bytes` (recognised by the sniff as `info`) and returns what to
    * store. Throws {@linkcode HttpError} 422 for a truncated or damaged file,
    * a container that disagrees with its coded data, data after the image's
-   * end, an image over budget or past the time limit; 503 when the decoder
-   * queue or the pixels in flight are full; 499 once `signal` (the
+   * end, an image over budget (pixels, frames, or the estimated memory of
+   * its decoding alone) or past the time limit; 503 when the decoder queue
+   * or the pixels in flight are full (work over the memory budget waits); 499 once `signal` (the
    * request's) aborts: waiting work never starts, running work stops at
    * its next step.
    */
@@ -163,10 +190,13 @@ export class ImagePipeline {
       const original = { bytes, type, ext, width, height };
       return { original, variants: [], processed: false };
     }
+    const pixels = info.width * info.height * info.frames;
+    const memory = estimateMemory(info.type, pixels, bytes.length);
+    if (memory > this.#memoryBudget) throw this.#tooBig(info, memory);
     try {
       return await this.#queue.run(
         () => processImage(sharp, bytes, info, this.#options, signal),
-        { pixels: info.width * info.height * info.frames, signal },
+        { pixels, memory, held: bytes.length, signal },
       );
     } catch (err) {
       if (signal?.aborted) {
@@ -174,6 +204,17 @@ export class ImagePipeline {
       }
       throw err;
     }
+  }
+
+  /** The 422 of an image whose decoding alone passes the memory budget. */
+  #tooBig(info: ImageInfo, memory: number): HttpError {
+    const mib = (n: number) => Math.ceil(n / 2 ** 20);
+    return new HttpError(
+      422,
+      `Image too large to process in this server's memory: ${info.width}x${info.height} ${info.ext.toUpperCase()} needs about ${
+        mib(memory)
+      } MiB, the limit is ${mib(this.#memoryBudget)} MiB`,
+    );
   }
 
   #load(): Promise<Sharp | null> {

@@ -149,7 +149,7 @@ export async function processImage(
       options.formats.map((f): [string, string, number] => [f, `image/${f}`, w])
     ),
   ];
-  const { source, decoded } = await decode(
+  const { source, decoded, release } = await decode(
     sharp,
     bytes,
     animated,
@@ -157,22 +157,26 @@ export async function processImage(
     step,
   );
   const outputs: ImageFile[] = [];
-  for (const [format, mime, resize] of wanted) {
-    if (!resize && decoded && mime === "image/avif") {
-      outputs.push({ ...decoded, ...keptAvif(bytes) });
-      continue;
+  try {
+    for (const [format, mime, resize] of wanted) {
+      if (!resize && decoded && mime === "image/avif") {
+        outputs.push({ ...decoded, ...keptAvif(bytes) });
+        continue;
+      }
+      outputs.push(
+        await step(() => {
+          let p = source();
+          if (animated) p = p.autoOrient();
+          if (resize) p = p.resize({ width: resize });
+          // Output pixels: the displayed area scaled to the output width.
+          const scale = (resize ?? width) / width;
+          const pixels = meta.width * frameHeight * frames * scale * scale;
+          return encoder(p, format, pixels, resize !== undefined);
+        }, (p) => encoded(p, mime, animated, frames)),
+      );
     }
-    outputs.push(
-      await step(() => {
-        let p = source();
-        if (animated) p = p.autoOrient();
-        if (resize) p = p.resize({ width: resize });
-        // Output pixels: the displayed area scaled to the output width.
-        const scale = (resize ?? width) / width;
-        const pixels = meta.width * frameHeight * frames * scale * scale;
-        return encoder(p, format, pixels, resize !== undefined);
-      }, (p) => encoded(p, mime, animated, frames)),
-    );
+  } finally {
+    release();
   }
   const [original, ...variants] = outputs;
   return { original, variants, processed: true };
@@ -226,9 +230,11 @@ async function decode(
 ): Promise<{
   source: () => Pipeline;
   decoded?: { width: number; height: number };
+  release: () => void;
 }> {
   if (animated) {
     return {
+      release: () => {},
       source: () =>
         sharp(bytes, {
           animated,
@@ -247,7 +253,22 @@ async function decode(
   return {
     source: () => sharp(out.data, { raw: { width, height, channels } }),
     decoded: { width, height },
+    release: () => freeNow(out.data),
   };
+}
+
+/**
+ * Frees the memory of `data` now rather than at the next garbage
+ * collection (detaching its buffer), so that the next image's decode does
+ * not find the last one's pixels still held: with uploads one after
+ * another, they would add up past the memory budget.
+ */
+function freeNow(data: Uint8Array): void {
+  const buffer = data.buffer;
+  if (data.byteOffset !== 0 || data.byteLength !== buffer.byteLength) return;
+  try {
+    (buffer as ArrayBuffer).transfer(0);
+  } catch { /* not detachable: left to the garbage collector */ }
 }
 
 /** Runs an encoding pipeline: the output as an {@linkcode ImageFile}. */

@@ -1,8 +1,10 @@
 /**
- * A concurrency limit with a bounded waiting line and a budget of pixels in
- * flight, for CPU- and memory-heavy work such as decoding images. A full
- * line or budget → 503 with `Retry-After`. Work whose request is aborted
- * while it waits never starts.
+ * A concurrency limit with a bounded waiting line, a budget of pixels in
+ * flight and a budget of estimated memory, for CPU- and memory-heavy work
+ * such as decoding images. A full line or pixel budget → 503 with
+ * `Retry-After`; work over the memory budget waits in line until enough of
+ * the running work is done. Work whose request is aborted while it waits
+ * never starts.
  *
  * @module
  */
@@ -22,12 +24,30 @@ export interface WorkQueueOptions {
    * flight. Default: no limit.
    */
   maxPixels?: number;
+  /**
+   * Estimated bytes the running jobs may use together, with what waiting
+   * jobs hold: a job that would pass it waits in line (first come, first
+   * served) until enough running jobs are done, if what it holds while
+   * waiting still fits (else 503); one job alone always runs. Default: no
+   * limit.
+   */
+  maxMemory?: number;
 }
 
 /** What {@linkcode WorkQueue.run} is told about one job. */
 export interface JobOptions {
   /** The pixels the job decodes (counted against `maxPixels`). Default 0. */
   pixels?: number;
+  /**
+   * The job's estimated peak memory in bytes while it runs (counted
+   * against `maxMemory`). Default 0.
+   */
+  memory?: number;
+  /**
+   * Bytes the job holds while it waits (its input, e.g. the upload's
+   * body), counted against `maxMemory` until it starts. Default 0.
+   */
+  held?: number;
   /** Aborts the job: it leaves the line and never starts. */
   signal?: AbortSignal;
 }
@@ -50,9 +70,12 @@ export class WorkQueue {
   readonly #waiting: number;
   readonly #retryAfter: number;
   readonly #maxPixels: number;
-  readonly #line: (() => void)[] = [];
+  readonly #maxMemory: number;
+  readonly #line: { memory: number; held: number; start: () => void }[] = [];
   #running = 0;
   #pixels = 0;
+  #memory = 0;
+  #held = 0;
 
   /** Creates an idle queue. */
   constructor(options: WorkQueueOptions = {}) {
@@ -60,6 +83,7 @@ export class WorkQueue {
     this.#waiting = Math.max(0, options.waiting ?? 16);
     this.#retryAfter = options.retryAfter ?? 5;
     this.#maxPixels = options.maxPixels ?? Infinity;
+    this.#maxMemory = options.maxMemory ?? Infinity;
   }
 
   /** Jobs running now. */
@@ -77,50 +101,127 @@ export class WorkQueue {
     return this.#pixels;
   }
 
+  /** Estimated memory of the jobs running now, in bytes. */
+  get memory(): number {
+    return this.#memory;
+  }
+
+  /** Bytes the waiting jobs hold now. */
+  get held(): number {
+    return this.#held;
+  }
+
+  /** The memory budget of the running jobs, in bytes (`Infinity`: none). */
+  get maxMemory(): number {
+    return this.#maxMemory;
+  }
+
   /**
-   * Runs `job` when a slot is free; its result or error is passed on. A
-   * job aborted by `options.signal` before it starts is dropped from the
-   * line and rejects with the signal's reason.
+   * Runs `job` when a slot and its memory are free; its result or error is
+   * passed on. A job aborted by `options.signal` before it starts is
+   * dropped from the line and rejects with the signal's reason.
    */
   async run<T>(job: () => Promise<T>, options: JobOptions = {}): Promise<T> {
     const { signal } = options;
     const pixels = Math.max(0, options.pixels ?? 0);
+    const memory = Math.max(0, options.memory ?? 0);
+    const held = Math.max(0, options.held ?? 0);
     signal?.throwIfAborted();
     if (this.#pixels > 0 && this.#pixels + pixels > this.#maxPixels) {
       throw this.#busy();
     }
-    if (this.#running >= this.#concurrency) {
+    if (this.#line.length > 0 || !this.#fits(memory)) {
       if (this.#line.length >= this.#waiting) throw this.#busy();
+      if (held > 0 && this.#memory + this.#held + held > this.#maxMemory) {
+        throw this.#busy();
+      }
       this.#pixels += pixels;
       try {
-        await new Promise<void>((resolve, reject) => {
-          const start = () => {
-            signal?.removeEventListener("abort", leave);
-            resolve();
-          };
-          const leave = () => {
-            const i = this.#line.indexOf(start);
-            if (i >= 0) this.#line.splice(i, 1);
-            reject(signal!.reason);
-          };
-          this.#line.push(start);
-          signal?.addEventListener("abort", leave, { once: true });
-        });
+        await this.#wait(memory, held, signal);
       } catch (err) {
         this.#pixels -= pixels;
         throw err;
       }
     } else {
-      this.#running++;
       this.#pixels += pixels;
+      this.#running++;
+      this.#memory += memory;
     }
+    // Running and memory are counted (by `#next` for a job that waited).
     try {
       return await job();
     } finally {
       this.#pixels -= pixels;
-      const next = this.#line.shift();
-      if (next) next(); // the slot passes on, `running` stays
-      else this.#running--;
+      this.#memory -= memory;
+      this.#running--;
+      this.#next();
+    }
+  }
+
+  /**
+   * Holds `bytes` of an upload's body while it is read, before its job is
+   * queued: counted like a waiting job's body, so a burst of uploads can't
+   * read more bodies than the budget leaves room for. Throws the queue's
+   * 503 when the bytes don't fit beside the work already counted (an idle
+   * queue always takes one). Call the returned function once the body is
+   * read (or its read failed).
+   */
+  holdBody(bytes: number): () => void {
+    const n = Math.max(0, bytes);
+    const busy = this.#running > 0 || this.#held > 0;
+    if (busy && this.#memory + this.#held + n > this.#maxMemory) {
+      throw this.#busy();
+    }
+    this.#held += n;
+    let held = true;
+    return () => {
+      if (held) this.#held -= n;
+      held = false;
+    };
+  }
+
+  /** Whether a job of `memory` bytes may start now. */
+  #fits(memory: number): boolean {
+    return this.#running < this.#concurrency &&
+      (this.#running === 0 || this.#memory + memory <= this.#maxMemory);
+  }
+
+  /** Waits in line until the job's turn, or rejects when aborted. */
+  #wait(memory: number, held: number, signal?: AbortSignal): Promise<void> {
+    this.#held += held;
+    return new Promise<void>((resolve, reject) => {
+      const entry = {
+        memory,
+        held,
+        start: () => {
+          signal?.removeEventListener("abort", leave);
+          resolve();
+        },
+      };
+      const leave = () => {
+        const i = this.#line.indexOf(entry);
+        if (i >= 0) {
+          this.#line.splice(i, 1);
+          this.#held -= held;
+        }
+        reject(signal!.reason);
+        // The head may have left: whoever is next may fit now.
+        this.#next();
+      };
+      this.#line.push(entry);
+      signal?.addEventListener("abort", leave, { once: true });
+    });
+  }
+
+  /** Starts waiting jobs, in order, while the next one fits. */
+  #next(): void {
+    while (this.#line.length > 0 && this.#fits(this.#line[0].memory)) {
+      const entry = this.#line.shift()!;
+      // Counted now, so that the loop sees it before the job resumes.
+      this.#running++;
+      this.#memory += entry.memory;
+      this.#held -= entry.held;
+      entry.start();
     }
   }
 

@@ -171,10 +171,28 @@ export function imageParts(
 }
 
 /**
+ * Whether an image field writes an `<img>`: when it has an image, or in edit
+ * mode (an `<img>` without `src` to drop onto). A visitor gets nothing for a
+ * field without an image: an `<img>` without `src` would show its alt text.
+ *
+ * @example
+ * ```ts
+ * import { imageShown } from "./image.ts";
+ * imageShown({ field: "pages:home:cover", image: null }); // false
+ * ```
+ */
+export function imageShown(
+  options: Pick<ImageMarkupOptions, "image" | "editing">,
+): boolean {
+  return !!(options.image?.src || options.editing);
+}
+
+/**
  * An image field as an escaped `<img>`: responsive for visitors (from
  * {@linkcode responsiveImage}) and, in edit mode, with the field's markers
  * so the editor can replace it. Pass `alt` (and `loading`, `class`, …) in
- * `attrs`.
+ * `attrs`. Without an image (`image` is `null`) a visitor gets nothing
+ * (an empty string) and an editor an `<img>` without `src` to drop onto.
  *
  * @example
  * ```ts
@@ -192,5 +210,6 @@ export function cmsImage<C extends Allowlist>(
   options: ImageMarkupOptions<C>,
 ): string {
   const o = options as ImageMarkupOptions;
-  return element("img", imageParts(o, o.attrs ?? {}));
+  const attrs = imageParts(o, o.attrs ?? {});
+  return imageShown(o) ? element("img", attrs) : "";
 }

@@ -237,6 +237,12 @@ export interface FieldParts {
   kind: FieldKind;
   /** The value, `""` when none. */
   text: string;
+  /**
+   * Nothing to write: an image field without an image, for a visitor (an
+   * `<img>` without `src` would show its alt text). In edit mode the editor
+   * gets the `<img>` to drop onto.
+   */
+  none: boolean;
 }
 
 /**
@@ -264,16 +270,18 @@ export function fieldParts(
   // No value, no `src`: `src=""` shows a broken image and may refetch the page.
   if (resolved.kind === "image" && text) all.src = text;
   const tag = options.as ?? (resolved.kind === "image" ? "img" : "div");
-  return { tag, attrs: all, kind: resolved.kind, text };
+  const none = resolved.kind === "image" && !text && !options.editing;
+  return { tag, attrs: all, kind: resolved.kind, text, none };
 }
 
 /**
  * One editable field as escaped HTML: the element with the host's
  * attributes and, in edit mode, the markers (see {@linkcode fieldMarkers}).
  * Plain values are escaped text; image values the `src` of an `<img>`
- * (pass `alt` in `attrs`); rich values are written as is: pass only what
- * the save endpoint stored (it sanitized them), or run `sanitizeHtml`
- * first.
+ * (pass `alt` in `attrs`; an image field without a value is nothing for
+ * visitors and an `<img>` without `src` to drop onto in edit mode); rich
+ * values are written as is: pass only what the save endpoint stored (it
+ * sanitized them), or run `sanitizeHtml` first.
  *
  * @example
  * ```ts
@@ -287,7 +295,8 @@ export function cmsField<C extends Allowlist>(
   options: FieldMarkupOptions<C>,
 ): string {
   const o = options as FieldMarkupOptions;
-  const { tag, attrs, kind, text } = fieldParts(o, o.attrs ?? {});
+  const { tag, attrs, kind, text, none } = fieldParts(o, o.attrs ?? {});
+  if (none) return "";
   return element(tag, attrs, kind === "rich" ? text : escapeHtml(text));
 }
 

@@ -54,6 +54,7 @@ export {
   imageAttributes,
   type ImageMarkupOptions,
   imageParts,
+  imageShown,
   type ResponsiveImage,
   responsiveImage,
   type ResponsiveImageOptions,

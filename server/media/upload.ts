@@ -122,7 +122,16 @@ export function createMediaHandler(
     ((info) => `${crypto.randomUUID()}.${info.ext}`);
   return endpoint<EndpointCall>("media", async (req, _ctx, call) => {
     const editor = await admitEditor(req, ["POST"], gate, call);
-    const bytes = await readBody(req, maxBytes);
+    // The body counts against the decoders' memory budget while it is read
+    // (its declared length; the cap when it declares none).
+    const declared = Number(req.headers.get("Content-Length") ?? maxBytes);
+    const release = images.queue.holdBody(Math.min(declared || 0, maxBytes));
+    let bytes: Uint8Array;
+    try {
+      bytes = await readBody(req, maxBytes);
+    } finally {
+      release();
+    }
 
     // 1. Sniff: a cheap first gate on the magic numbers and header size.
     const info = sniffImage(bytes);

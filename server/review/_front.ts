@@ -35,7 +35,7 @@ export class ReviewFront {
       );
     }
     this.options = options;
-    this.#rate = new TokenRate(options.reviewerRequestsPerMinute ?? 60);
+    this.#rate = new TokenRate(options.reviewerRequestsPerMinute ?? 120);
   }
 
   /** Method, site, then a session or a (rate-limited) review token. */

@@ -113,16 +113,23 @@ export async function approve(c: Call): Promise<Response> {
   const note = body.note === undefined || body.note === ""
     ? undefined
     : checkText(body.note, "Note");
+  const { store } = c.front.options;
+  // The latest verdict decides: this one must sort after every earlier
+  // one, even within the same millisecond.
+  const last = Math.max(
+    0,
+    ...(await store.approvals(page)).map((a) => Date.parse(a.at)),
+  );
   const approval: Approval = {
     id: crypto.randomUUID(),
     page,
     verdict,
     by,
-    at: new Date().toISOString(),
+    at: new Date(Math.max(Date.now(), last + 1)).toISOString(),
     ...(note === undefined ? {} : { note }),
     fields: await c.front.draftsOf(page, caller, c.req, c.call),
   };
-  const stored = await c.front.options.store.addApproval(approval);
+  const stored = await store.addApproval(approval);
   await c.front.changed(page);
   return json(201, stored);
 }
@@ -137,8 +144,9 @@ export interface ReviewVisit {
 
 /**
  * Whether a page request comes with a valid review link for its own path:
- * the `review` query parameter (else the review cookie) holds a token
- * signed for exactly this path that has not expired. Then the host renders
+ * the `review` query parameter holds a token signed for exactly this path
+ * that has not expired (the name comes from the review cookie, when it
+ * carries the same token). Then the host renders
  * the page's drafts and the reviewer's client; `null` otherwise.
  *
  * @example
@@ -163,9 +171,11 @@ export async function reviewOf(
   } catch {
     return null;
   }
-  const bound = reviewCookie(req);
-  const token = url.searchParams.get(REVIEW_PARAM) ?? bound?.token;
+  // Only the link opens a review page: the cookie alone does not, so an
+  // editor who tried a link still sees their own pages as usual.
+  const token = url.searchParams.get(REVIEW_PARAM);
   if (!token || !await signer.verify(token, url.pathname)) return null;
+  const bound = reviewCookie(req);
   const name = bound?.token === token ? bound.name : undefined;
   return name === undefined
     ? { page: url.pathname }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { REVIEW_HEADER } from "../../core/protocol/review.ts";
+import { REVIEW_HEADER, REVIEW_PARAM } from "../../core/protocol/review.ts";
 import type { Authorize, CanEdit, Editor } from "../http/mod.ts";
 import type { PreviewSigner } from "../drafts/mod.ts";
 import { reviewCookie } from "./_access.ts";
@@ -20,7 +20,8 @@ export interface StreamAccess {
 
 /**
  * The event stream's `authorize` and `canEdit` with reviewers: a `GET`
- * without a session but with a review token (the `X-CMS-Review` header or
+ * without a session but with a review token (the `X-CMS-Review` header,
+ * the `review` query parameter, as an `EventSource` sends no headers, or
  * the review cookie) signed for its `page` is admitted as a reviewer (their
  * name, the token as their session), who may edit no field: they get
  * `comments` events of that page and presence, never a value. Editors are
@@ -45,8 +46,11 @@ export function withReviewers(
       const editor = await rules.authorize(req, context);
       if (editor || req.method !== "GET") return editor;
       const bound = reviewCookie(req);
-      const token = req.headers.get(REVIEW_HEADER) ?? bound?.token;
-      const page = URL.parse(req.url)?.searchParams.get("page");
+      const query = URL.parse(req.url)?.searchParams;
+      // An EventSource sends no headers: the token may come in the query.
+      const token = req.headers.get(REVIEW_HEADER) ??
+        query?.get(REVIEW_PARAM) ?? bound?.token;
+      const page = query?.get("page");
       if (!token || !page || !await signer.verify(token, page)) return null;
       const name = bound?.token === token && bound.name
         ? bound.name

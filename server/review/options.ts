@@ -40,7 +40,7 @@ export interface ReviewHandlerOptions extends OriginOptions {
   pageUrl?: (address: FieldAddress) => string | null | undefined;
   /** Which paths may get a review link. Default: any canonical path. */
   allowPath?: (path: string) => boolean;
-  /** Requests one review link may make per minute (→ 429). Default 60. */
+  /** Requests one review link may make per minute (→ 429). Default 120. */
   reviewerRequestsPerMinute?: number;
   /**
    * Called after a page's comments or approvals changed (e.g.

@@ -145,7 +145,11 @@ export function isPagePath(page: unknown): page is string {
 }
 
 const isText = (v: unknown, max: number, min = 0): v is string =>
-  typeof v === "string" && v.length >= min && v.length <= max;
+  typeof v === "string" && v.length >= min && v.length <= max &&
+  storable(v);
+
+/** Text every store can hold: no NUL, no half of a surrogate pair. */
+const storable = (v: string) => v.isWellFormed() && !v.includes("\0");
 
 const isTime = (v: unknown): v is string =>
   typeof v === "string" && !Number.isNaN(Date.parse(v));
@@ -177,6 +181,12 @@ function checkAuthor(author: CommentAuthor): void {
 export function checkCommentText(text: unknown, empty = false): string {
   if (typeof text !== "string" || (!empty && !text.trim())) {
     throw new ReviewRefusal(400, "A comment needs some text");
+  }
+  if (!storable(text)) {
+    throw new ReviewRefusal(
+      400,
+      "A comment cannot hold a NUL character or half of an emoji",
+    );
   }
   if (text.length > MAX_COMMENT_CHARS) {
     throw new ReviewRefusal(

@@ -251,7 +251,7 @@ Deno.test("adoption: the README's quick start (≤ 60 lines), pasted into a new 
     assert.doesNotMatch(visitorBefore, /data-cms-field/);
     const draft = await (await fetch(`${base}/?edit`, { headers: { cookie } }))
       .text();
-    assert.match(draft, />Saved &#60;from&#62; the quick start<\/h1>/);
+    assert.match(draft, />Saved &lt;from> the quick start<\/h1>/);
 
     const upload = await fetch(`${base}/api/cms/media`, {
       method: "POST",
@@ -274,7 +274,7 @@ Deno.test("adoption: the README's quick start (≤ 60 lines), pasted into a new 
     assert.equal(publish.status, 200, await publish.clone().text());
     assert.deepEqual((await publish.json()).published, ["pages:home:title"]);
     const visitor = await (await fetch(base)).text();
-    assert.match(visitor, /<h1>Saved &#60;from&#62; the quick start<\/h1>/);
+    assert.match(visitor, /<h1>Saved &lt;from> the quick start<\/h1>/);
     assert.doesNotMatch(visitor, /data-cms-field|cms-config/);
 
     const history = await fetch(

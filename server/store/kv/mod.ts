@@ -118,6 +118,11 @@ export class KvContentStore
     };
   }
 
+  /** The KV database it wraps (for a `KvEventBus` over the same one). */
+  get kv(): Deno.Kv {
+    return this.#at.kv;
+  }
+
   /** Opens the KV at `path` (see `Deno.openKv`) and wraps it in a store. */
   static async open(
     path?: string,

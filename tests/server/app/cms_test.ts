@@ -203,7 +203,7 @@ Deno.test("createCms: editorScripts escapes the page config and loads the client
   });
   assert.match(
     html,
-    /\n<script type="module" src="\/cms\/client\/mount\.js"><\/script>$/,
+    /<\/script><script type="module" src="\/cms\/client\/mount\.js"><\/script>$/,
   );
   await cms.close();
   const bare = createCms({

@@ -1,6 +1,7 @@
 /**
- * One event bus contract, run unchanged against the memory bus and the
- * PostgreSQL `LISTEN`/`NOTIFY` bus: every subscriber of every instance gets
+ * One event bus contract, run unchanged against the memory bus, the
+ * PostgreSQL `LISTEN`/`NOTIFY` bus and the Deno KV bus (two handles on one
+ * KV file, as two processes have): every subscriber of every instance gets
  * every message (the sender's own too), unsubscribing stops delivery, every
  * message kind arrives unchanged and as a copy, a message past
  * `MAX_BUS_MESSAGE_BYTES` (UTF-8) is refused and nothing is sent, and
@@ -15,6 +16,7 @@ import {
   MemoryEventBus,
 } from "../../../server/events/bus.ts";
 import { PostgresEventBus } from "../../../postgres/bus.ts";
+import { KvEventBus } from "../../../server/events/kv_bus.ts";
 import { BusLink } from "../../../server/events/_bus_io.ts";
 import { PresenceBoard } from "../../../server/events/_presence.ts";
 import type { Stream } from "../../../server/events/_registry.ts";
@@ -408,3 +410,27 @@ contract("PostgresEventBus", async () => {
     [Symbol.asyncDispose]: () => pg.close(),
   };
 }, postgresOnly);
+
+contract("KvEventBus", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cms-kvbus-" });
+  let n = 0;
+  return {
+    open: async () => {
+      // Two handles on one file: two processes' views of one database.
+      const path = `${dir}/events-${++n}.kv`;
+      const kvs = [await Deno.openKv(path), await Deno.openKv(path)];
+      const [a, b] = kvs.map((kv) => new KvEventBus(kv, { pollMs: 50 }));
+      let closed = false;
+      const close = () => {
+        if (closed) return Promise.resolve();
+        closed = true;
+        a.close();
+        b.close();
+        for (const kv of kvs) kv.close();
+        return Promise.resolve();
+      };
+      return { a, b, close, [Symbol.asyncDispose]: close };
+    },
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+});

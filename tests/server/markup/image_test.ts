@@ -5,8 +5,10 @@
  */
 import assert from "node:assert/strict";
 import {
+  cmsField,
   cmsImage,
   createMediaHandler,
+  defineContent,
   LocalMediaStorage,
   MemoryContentStore,
   MemoryMediaStorage,
@@ -162,4 +164,50 @@ Deno.test("imageAttributes: a variant as wide as the original stands for it; unu
     srcset: "/m/a-400w.webp 400w, /m/a-800w.webp 800w",
     sizes: "(max-width: 800px) 100vw, 800px",
   });
+});
+
+Deno.test("cmsImage and cmsField: no image is nothing for visitors, an empty <img> for editors", () => {
+  const content = defineContent({ pages: { hero: "image" } });
+  const field = "pages:home:hero";
+  // A visitor would see the alt text of an <img> without src in its place.
+  assert.equal(
+    cmsImage({ content, field, image: null, attrs: { alt: "Cover" } }),
+    "",
+  );
+  assert.equal(
+    cmsField({ content, field, value: "", attrs: { alt: "Cover" } }),
+    "",
+  );
+  assert.equal(cmsField({ content, field, value: null }), "");
+  // The editor gets an <img> without src to click or drop an image onto.
+  const editing = cmsImage({ content, field, image: null, editing: true });
+  assert.match(
+    editing,
+    /^<img data-cms-field="pages:home:hero" data-cms-type="image"/,
+  );
+  assert.doesNotMatch(editing, /src=/);
+  assert.match(
+    cmsField({ content, field, value: null, editing: true }),
+    /^<img data-cms-field="pages:home:hero"/,
+  );
+  // A misnamed field still throws for visitors.
+  assert.throws(
+    () =>
+      cmsImage({
+        content,
+        field: "pages:home:nope" as "pages:home:hero",
+        image: null,
+      }),
+    TypeError,
+  );
+  // With an image, visitors get it without markers.
+  assert.equal(
+    cmsImage({
+      content,
+      field,
+      image: { src: "/media/a.png" },
+      attrs: { alt: "" },
+    }),
+    `<img alt src="/media/a.png"/>`,
+  );
 });

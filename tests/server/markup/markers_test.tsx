@@ -262,6 +262,16 @@ const cases: [string, string, unknown][] = [
     <CmsImage field="pages:home:hero" image={null} editing />,
   ],
   [
+    "image without a value, visitor: nothing",
+    cmsImage({ field: "pages:home:hero", image: null, attrs: { alt: "H" } }),
+    <CmsImage field="pages:home:hero" image={null} alt="H" />,
+  ],
+  [
+    "image field without a value through cmsField, visitor: nothing",
+    cmsField({ content, field: "pages:home:hero", value: "" }),
+    <CmsField content={content} field="pages:home:hero" value="" />,
+  ],
+  [
     "page config, editing, a value that would close the script",
     cmsConfig({ editing: true, config: { editor: "</script><b>", exit: "/" } }),
     <CmsConfig editing config={{ editor: "</script><b>", exit: "/" }} />,

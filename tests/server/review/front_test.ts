@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { Comment } from "../../../core/protocol/review.ts";
 import { createCms } from "../../../server/app/mod.ts";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
+import { MemoryEventBus } from "../../../server/events/mod.ts";
 import { createPublishHandler } from "../../../server/drafts/mod.ts";
 import { openEvents } from "../../helpers/sse.ts";
 import { anchor, CONTENT, reviewSite, SECRET, signer } from "./_site.ts";
@@ -185,4 +186,91 @@ Deno.test("review: comments reach the page's editors and reviewers live, no valu
     elsewhere.close();
     await site.cms.close();
   }
+});
+
+Deno.test("review: a comment on one instance reaches the page's listeners on another (shared bus)", async () => {
+  const store = new MemoryContentStore();
+  const bus = new MemoryEventBus();
+  const a = reviewSite(store, { bus });
+  const b = reviewSite(store, { bus });
+  await using server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    (req) => b.cms.fetch(req),
+  );
+  const stream = await openEvents(
+    `http://127.0.0.1:${server.addr.port}/api/cms/events?page=/home`,
+    { "X-Editor": "Bo" },
+  );
+  try {
+    await stream.next((e) => e.event === "hello");
+    await a.expect(201, "POST", "/api/cms/comments", {
+      editor: "Ada",
+      body: SAY,
+    });
+    const e = await stream.next((e) => e.event === "comments");
+    assert.equal(JSON.parse(e.data).page, "/home");
+    // A verdict too.
+    const from = stream.events.length;
+    await a.expect(201, "POST", "/api/cms/review/approve?page=/home", {
+      editor: "Ada",
+      body: { verdict: "changes", note: "Shorter, please" },
+    });
+    await stream.next((e) => e.event === "comments", 5000, from);
+  } finally {
+    stream.close();
+    await a.cms.close();
+    await b.cms.close();
+  }
+});
+
+Deno.test("review: verdicts given within one millisecond still come in order (the latest decides)", async () => {
+  const site = reviewSite(new MemoryContentStore());
+  const verdicts = [];
+  for (let i = 0; i < 40; i++) {
+    const verdict = i % 2 ? "changes" : "approved";
+    verdicts.push(
+      await site.expect<{ at: string }>(
+        201,
+        "POST",
+        "/api/cms/review/approve?page=/home",
+        {
+          editor: "Ada",
+          body: { verdict },
+        },
+      ),
+    );
+  }
+  const ats = verdicts.map((v) => Date.parse(v.at));
+  for (let i = 1; i < ats.length; i++) {
+    assert.ok(ats[i] > ats[i - 1], `verdict ${i}`);
+  }
+});
+
+Deno.test("review: a page keeps at most 1000 comments (409, plain text)", async () => {
+  const store = new MemoryContentStore();
+  const site = reviewSite(store);
+  for (let i = 0; i < 1000; i++) {
+    const id = `c${i}`;
+    await store.addComment({
+      id,
+      page: "/home",
+      thread: id,
+      anchor: SAY.anchor,
+      text: "x",
+      author: { name: "Ada", kind: "editor" },
+      created: new Date(Date.UTC(2030, 0, 1, 0, 0, 0, i)).toISOString(),
+    });
+  }
+  const res = await site.send("POST", "/api/cms/comments", {
+    editor: "Ada",
+    body: SAY,
+  });
+  assert.equal(res.status, 409);
+  assert.match(res.headers.get("Content-Type")!, /text\/plain/);
+  assert.match(await res.text(), /1000 comments/);
+  // Another page still takes comments.
+  await site.expect(201, "POST", "/api/cms/comments", {
+    editor: "Ada",
+    body: { ...SAY, page: "/about" },
+  });
 });

@@ -8,7 +8,9 @@ import postgres from "postgres";
 import { MemoryContentStore } from "../../../server/store/memory.ts";
 import { KvContentStore } from "../../../server/store/kv/mod.ts";
 import { PostgresContentStore } from "../../../postgres/store/mod.ts";
-import type { HistoryStore, StoreLine } from "../../../server/store/types.ts";
+import type { DraftStore, StoreLine } from "../../../server/store/types.ts";
+import { contentVersion } from "../../../core/version.ts";
+import { approvalCovers } from "../../../core/review/approval.ts";
 import {
   isReviewStore,
   MAX_APPROVAL_FIELDS,
@@ -27,7 +29,7 @@ import {
 } from "../../../core/protocol/review.ts";
 import { HAS_POSTGRES, startPostgres } from "../../helpers/postgres.ts";
 
-type Store = ReviewStore & HistoryStore;
+type Store = ReviewStore & DraftStore;
 interface Opened extends AsyncDisposable {
   store: Store;
 }
@@ -223,6 +225,9 @@ const cases: Record<string, Case> = {
       [{ text: "x".repeat(MAX_COMMENT_CHARS + 1) }, 413],
       [{ text: "" }, 400],
       [{ text: " \n " }, 400],
+      [{ text: "nul \0" }, 400],
+      [{ text: "half \ud83d" }, 400],
+      [{ author: { name: "\udc00", kind: "editor" } }, 400],
       [
         { author: { name: "x".repeat(MAX_NAME_CHARS + 1), kind: "editor" } },
         400,
@@ -234,6 +239,7 @@ const cases: Record<string, Case> = {
       [{ page: "/a b" }, 400],
       [{ created: "yesterday" }, 400],
       [{ anchor: { field: "f", quote: "", prefix: "", suffix: "" } }, 400],
+      [{ anchor: { field: "f", quote: "q\0", prefix: "", suffix: "" } }, 400],
       [{
         anchor: {
           field: "f",
@@ -304,6 +310,22 @@ const cases: Record<string, Case> = {
     assert.equal((await s.store.comments("/de/article")).length, 21);
   },
 
+  "a concurrent resolve and delete lose neither": async (open) => {
+    await using s = await open();
+    for (let i = 0; i < 5; i++) {
+      await s.store.addComment(comment(`t${i}`));
+      await s.store.addComment(comment(`t${i}r`, { thread: `t${i}` }));
+      const at = tick();
+      await Promise.all([
+        s.store.updateComment(`t${i}`, { resolved: { by: "Rita", at } }),
+        s.store.deleteComment(`t${i}`),
+      ]);
+      const first = await s.store.comment(`t${i}`);
+      assert.equal(first?.deleted, true);
+      assert.deepEqual(first?.resolved, { by: "Rita", at });
+    }
+  },
+
   "verdicts are recorded and listed per page": async (open) => {
     await using s = await open();
     const a = await s.store.addApproval(approval("a1", { note: "Fine" }));
@@ -341,6 +363,50 @@ const cases: Record<string, Case> = {
       413,
     );
     assert.equal((await s.store.approvals("/de/article")).length, 2);
+  },
+
+  "a verdict is voided by a later draft edit": async (open) => {
+    await using s = await open();
+    const field = "pages:article:body";
+    const draftNow = async () =>
+      (await s.store.drafts()).map((d) => ({
+        field: `${d.collection}:${d.key}:${d.field}`,
+        version: contentVersion(d.value),
+      }));
+    const save = (body: string) =>
+      s.store.updateDraft("pages", "article", (r) => ({ ...r, body }), {
+        field: "body",
+        editor: "Ada",
+      });
+    await save("<p>Der schnelle Fuchs</p>");
+    await s.store.addApproval(approval("a1", { fields: await draftNow() }));
+    const covered = approvalCovers(
+      await s.store.approvals("/de/article"),
+      await draftNow(),
+    );
+    assert.deepEqual(covered.missing, []);
+    assert.deepEqual(covered.covered.map((c) => c.field), [field]);
+    await save("<p>Der langsame Fuchs</p>");
+    assert.deepEqual(
+      approvalCovers(await s.store.approvals("/de/article"), await draftNow())
+        .missing,
+      [field],
+    );
+    // A new approval covers the new draft; a later "changes" voids it.
+    await s.store.addApproval(approval("a2", { fields: await draftNow() }));
+    assert.deepEqual(
+      approvalCovers(await s.store.approvals("/de/article"), await draftNow())
+        .missing,
+      [],
+    );
+    await s.store.addApproval(
+      approval("a3", { verdict: "changes", fields: await draftNow() }),
+    );
+    assert.deepEqual(
+      approvalCovers(await s.store.approvals("/de/article"), await draftNow())
+        .missing,
+      [field],
+    );
   },
 
   "a page keeps its newest verdicts": async (open) => {
