@@ -1,6 +1,7 @@
 /**
  * `deno task export` / `deno task import`: the real CLIs, Deno KV →
- * PostgreSQL → Deno KV, identical content, history and unpublished drafts;
+ * PostgreSQL → Deno KV, identical content, history, unpublished drafts,
+ * review comments and verdicts;
  * a non-empty store and a bad line are refused.
  */
 import assert from "node:assert/strict";
@@ -212,3 +213,46 @@ Deno.test(
     }
   },
 );
+
+Deno.test("import: comment and verdict lines are read and checked", async () => {
+  const { parseLines } = await import("../../tools/import.ts");
+  const comment = {
+    id: "c1",
+    page: "/",
+    anchor: { field: "pages:home:title", quote: "Hi", prefix: "", suffix: "" },
+    thread: "c1",
+    text: "Ok",
+    author: { name: "Rita", kind: "reviewer" },
+    created: "2030-01-01T00:00:00.000Z",
+  };
+  const approval = {
+    id: "a1",
+    page: "/",
+    verdict: "approved",
+    by: { name: "Rita", kind: "reviewer" },
+    at: "2030-01-01T00:00:00.000Z",
+    fields: [],
+  };
+  const read = (...lines: unknown[]) =>
+    Array.fromAsync(
+      parseLines(
+        ReadableStream.from([lines.map((l) => JSON.stringify(l)).join("\n")]),
+      ),
+    );
+  const lines = await read(
+    { type: "comment", comment },
+    { type: "approval", approval },
+  );
+  assert.deepEqual(lines.map((l) => l.type), ["comment", "approval"]);
+  await assert.rejects(
+    read({ type: "comment", comment }, {
+      type: "comment",
+      comment: { ...comment, text: "x".repeat(2001) },
+    }),
+    /line 2: A comment may have at most 2000 characters/,
+  );
+  await assert.rejects(
+    read({ type: "approval", approval: { ...approval, verdict: "maybe" } }),
+    /line 1: Not a valid verdict/,
+  );
+});
