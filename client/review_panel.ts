@@ -147,6 +147,9 @@ function linkBox(
 /** A reviewer's name, asked once (the server keeps it with the link). */
 function nameForm({ v, x, h, L, btn }: Tools): Node[] {
   const name = h("input", { type: "text", "data-k": "name", maxlength: "80" });
+  // Kept across renders (a re-read while typing), like the text boxes.
+  name.value = v.drafts.get("name") ?? "";
+  name.oninput = () => v.drafts.set("name", name.value);
   const go = async () => {
     const n = name.value.trim();
     const body = { name: n, page: location.pathname };

@@ -538,7 +538,9 @@ const SCENES: Scene[] = [
       await shadow(page, "cms-review", "[data-k=name]");
       await page.evaluate(() => {
         const root = document.querySelector("cms-review")!.shadowRoot!;
-        root.querySelector<HTMLInputElement>("[data-k=name]")!.value = "Bo";
+        const name = root.querySelector<HTMLInputElement>("[data-k=name]")!;
+        name.value = "Bo";
+        name.dispatchEvent(new Event("input"));
         root.querySelector<HTMLElement>("button.p")!.click();
       });
       await shadow(page, "cms-review", "li[data-t]");

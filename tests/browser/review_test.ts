@@ -267,6 +267,7 @@ engineTest(
             const input = document.querySelector("cms-review")!.shadowRoot!
               .querySelector<HTMLInputElement>("[data-k=name]")!;
             input.value = "Bo Reviewer";
+            input.dispatchEvent(new Event("input"));
           });
           await clickPanel(reviewer, "Continue");
           await panelHas(reviewer, "Is this the right word?");
