@@ -201,7 +201,8 @@ function compose(v: View, anchor?: TextAnchor): void {
 /** Renders the panel (keeping focus and typed text). */
 function render(v: View): void {
   if (!v.open || !v.P) return;
-  const k = (v.root.activeElement as HTMLElement | null)?.dataset.k;
+  const was = v.root.activeElement as HTMLTextAreaElement | null;
+  const k = was?.dataset.k, at = was?.selectionEnd ?? 0;
   v.panel.replaceChildren(
     ...v.P.renderPanel(v, {
       call,
@@ -213,10 +214,11 @@ function render(v: View): void {
       L,
     }),
   );
-  // The box typed in, or when it went (sent), the panel's heading.
+  // The box typed in, its caret kept, or when it went (sent), the heading.
   if (k) {
-    (v.root.querySelector<HTMLElement>(`[data-k="${k}"]`) ??
-      v.panel.querySelector("h2"))?.focus();
+    const box = v.root.querySelector<HTMLTextAreaElement>(`[data-k="${k}"]`);
+    box?.setSelectionRange(at, at);
+    (box ?? v.panel.querySelector("h2"))?.focus();
   }
 }
 

@@ -412,6 +412,23 @@ clientSiteTest(
       // The attached thread first, in page order; the detached one after.
       assert.deepEqual(view.items, ["“Welt”", "Erde"]);
       if (view.marked) assert.deepEqual(view.marked, ["Welt"]);
+      // A re-read while typing a reply keeps the box, its text and caret.
+      await clickPanel(page, "Antworten", "Welt");
+      await fill(page, "r:a", "Gut so");
+      const kept = await page.evaluate(async () => {
+        const root = document.querySelector("cms-review")!.shadowRoot!;
+        const before = root.activeElement as HTMLTextAreaElement;
+        before.setSelectionRange(3, 3);
+        document.dispatchEvent(
+          new CustomEvent("cms:comments", { detail: { page: "/" } }),
+        );
+        for (let i = 0; i < 50 && root.activeElement === before; i++) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        const box = root.activeElement as HTMLTextAreaElement;
+        return [box !== before, box.dataset.k, box.value, box.selectionStart];
+      });
+      assert.deepEqual(kept, [true, "r:a", "Gut so", 3]);
     } finally {
       await page.close();
     }
