@@ -27,14 +27,8 @@ import type { View } from "./review_types.ts";
 import { dateTime } from "./labels.ts";
 import { THEME } from "./theme.ts";
 
-const STYLE =
-  `.P{position:fixed;z-index:2147483001;top:16px;right:16px;width:min(24em,calc(100vw - 32px));max-height:calc(100vh - 120px);overflow:auto}
-ul{list-style:none;margin:0;padding:0}li{border-top:1px solid var(--bg2);padding:var(--sp) 0;content-visibility:auto;contain-intrinsic-size:auto 9em}
-.on{background:var(--bg2)}.c p{margin:2px 0 4px;white-space:pre-wrap;overflow-wrap:anywhere}
-.q{display:block;white-space:normal;text-align:left;border-left:3px solid #e0a800;margin:0 0 4px}
-textarea{width:100%;font:var(--f);padding:6px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg)}
-.a{margin:4px 0}.F{position:absolute;z-index:2147483001}
-@media(max-width:480px){.P{top:auto;bottom:8px;left:8px;right:8px;width:auto;max-height:70vh}}`;
+// The Comment button; the panel's rules come with its chunk.
+const STYLE = `.F{position:absolute;z-index:2147483001}`;
 const PAGE =
   `::highlight(cms-c){background:#ffd54a66}::highlight(cms-on){background:#ffb300aa}[data-cms-noted]{text-decoration:underline wavy #e0a800}`;
 const PATH = location.pathname;

@@ -14,6 +14,16 @@ import { labels } from "./labels.ts";
 import type { Thread } from "./review_model.ts";
 import type { PanelActions, View } from "./review_types.ts";
 
+/** The panel's rules (adopted into the view's shadow root at first use). */
+const STYLE =
+  `.P{position:fixed;z-index:2147483001;top:16px;right:16px;width:min(24em,calc(100vw - 32px));max-height:calc(100vh - 120px);overflow:auto}
+ul{list-style:none;margin:0;padding:0}li{border-top:1px solid var(--bg2);padding:var(--sp) 0;content-visibility:auto;contain-intrinsic-size:auto 9em}
+.on{background:var(--bg2)}.c p{margin:2px 0 4px;white-space:pre-wrap;overflow-wrap:anywhere}
+.q{display:block;white-space:normal;text-align:left;border-left:3px solid #e0a800;margin:0 0 4px}
+textarea{width:100%;font:var(--f);padding:6px;border:1px solid var(--bd);border-radius:var(--r2);background:var(--bg);color:var(--fg)}
+.a{margin:4px 0}
+@media(max-width:480px){.P{top:auto;bottom:8px;left:8px;right:8px;width:auto;max-height:70vh}}`;
+
 /** The panel's helpers, made once per render. */
 interface Tools {
   v: View;
@@ -76,7 +86,11 @@ function tools(v: View, x: PanelActions): Tools {
 
 /** The panel's nodes for the view's state. */
 export function renderPanel(v: View, x: PanelActions): Node[] {
-  const o = tools(v, x), { h, L } = o;
+  const o = tools(v, x), { h, L } = o, { root } = v;
+  const rules = v.kit.sheet(STYLE);
+  if (!root.adoptedStyleSheets.includes(rules)) {
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, rules];
+  }
   if (!v.me.name) return [...header(o), ...nameForm(o)];
   const shown = v.list.filter((t) => v.all || !t.head.resolved);
   return [
