@@ -277,7 +277,13 @@ function follow(v: View): (() => void)[] {
         }
       }
     }),
-    listen(document, "input", () => soon(() => update(v))),
+    // Edits in a region re-place the highlights (not typing in the panel:
+    // a render then would end an IME composition).
+    listen(document, "input", (e) => {
+      if ((e.target as Element).closest?.("[data-cms-field]")) {
+        soon(() => update(v));
+      }
+    }),
     listen(document, "cms:saved", () => soon(() => update(v))),
     listen<CustomEvent<{ page: string }>>(document, "cms:comments", (e) => {
       if (e.detail?.page === PATH) load(v);

@@ -429,6 +429,19 @@ clientSiteTest(
         return [box !== before, box.dataset.k, box.value, box.selectionStart];
       });
       assert.deepEqual(kept, [true, "r:a", "Gut so", 3]);
+      // Typing in the panel (its input events reach the document) does
+      // not render it again, which would end an IME composition.
+      const same = await page.evaluate(async () => {
+        const root = document.querySelector("cms-review")!.shadowRoot!;
+        const box = root.activeElement as HTMLTextAreaElement;
+        box.value += "!";
+        box.dispatchEvent(
+          new InputEvent("input", { bubbles: true, composed: true }),
+        );
+        await new Promise((r) => setTimeout(r, 100));
+        return root.activeElement === box;
+      });
+      assert.equal(same, true);
     } finally {
       await page.close();
     }
