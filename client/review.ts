@@ -194,7 +194,8 @@ function compose(v: View, anchor?: TextAnchor): void {
 
 /** Renders the panel (keeping focus and typed text). */
 function render(v: View): void {
-  if (!v.open || !v.P) return;
+  // Not during an IME composition in the panel (the next render catches up).
+  if (!v.open || !v.P || v.composing) return;
   const was = v.root.activeElement as HTMLTextAreaElement | null;
   const k = was?.dataset.k, at = was?.selectionEnd ?? 0;
   v.panel.replaceChildren(
@@ -285,6 +286,8 @@ function follow(v: View): (() => void)[] {
       }
     }),
     listen(document, "cms:saved", () => soon(() => update(v))),
+    listen(v.root, "compositionstart", () => v.composing = true),
+    listen(v.root, "compositionend", () => v.composing = false),
     listen<CustomEvent<{ page: string }>>(document, "cms:comments", (e) => {
       if (e.detail?.page === PATH) load(v);
     }),

@@ -49,6 +49,8 @@ export interface View {
   drafts: Map<string, string>;
   /** Removes the bar's count button. */
   offBar?: () => void;
+  /** An IME composition is under way in the panel (no render then). */
+  composing?: boolean;
   /** The count button's label. */
   label?: string;
   /** A reviewer's event stream. */

@@ -442,6 +442,24 @@ clientSiteTest(
         return root.activeElement === box;
       });
       assert.equal(same, true);
+      // Nor does a re-read during an IME composition in the panel.
+      const composing = await page.evaluate(async () => {
+        const root = document.querySelector("cms-review")!.shadowRoot!;
+        const box = root.activeElement as HTMLTextAreaElement;
+        box.dispatchEvent(
+          new CompositionEvent("compositionstart", { bubbles: true }),
+        );
+        document.dispatchEvent(
+          new CustomEvent("cms:comments", { detail: { page: "/" } }),
+        );
+        await new Promise((r) => setTimeout(r, 300));
+        const same = root.activeElement === box;
+        box.dispatchEvent(
+          new CompositionEvent("compositionend", { bubbles: true }),
+        );
+        return same;
+      });
+      assert.equal(composing, true);
     } finally {
       await page.close();
     }
