@@ -229,13 +229,18 @@ function place(v: View): void {
 }
 
 /**
- * A named reviewer's own event stream (the review cookie admits it): a
- * `comments` event re-reads. Editors get theirs through the session.
+ * A named reviewer's own event stream (opened once named, so that others
+ * see the name): a `comments` event re-reads. Editors get theirs through
+ * the session.
  */
 function stream(v: View): void {
   const { events, reviewer } = v.cfg;
   if (!reviewer || !events || !v.me.name || v.es) return;
-  v.es = new EventSource(`${events}?page=${encodeURIComponent(PATH)}`);
+  // An EventSource sends no headers: the token goes in the query too.
+  const token = encodeURIComponent(v.headers["X-CMS-Review"] ?? "");
+  v.es = new EventSource(
+    `${events}?page=${encodeURIComponent(PATH)}&review=${token}`,
+  );
   v.es.addEventListener("comments", () => load(v));
 }
 

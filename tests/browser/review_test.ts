@@ -3,7 +3,8 @@
  * for an approval), in Chromium, Firefox and WebKit: an editor comments on
  * a selection (a highlight, the count in the bar); a reviewer in a
  * separate browser context without a session opens the review link, gives
- * a name, replies and approves; the editor sees both live; publish waits
+ * a name, replies and approves; the editor sees both live (and the
+ * reviewer the editor's resolve); publish waits
  * for the approval, and an edit after it voids it. And in a German UI on a
  * test site: the count, the highlight, a detached thread with its quote.
  */
@@ -308,6 +309,9 @@ engineTest(
           if (editor.engine !== "webkit") {
             assert.deepEqual(await seriousViolations(editor), [], "axe");
           }
+          // The reviewer sees the editor resolve the thread, live.
+          await clickPanel(editor, "Resolve", word);
+          await barButton(reviewer!, "^0 comments · Approved");
           await clickPanel(editor, "Close");
         },
       );
