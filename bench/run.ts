@@ -31,6 +31,10 @@ import { run as largeRecord } from "./large_record.ts";
 import { run as presenceBench } from "./presence.ts";
 import { GOAL_MS as CHECKS_GOAL_MS, run as checksBench } from "./checks.ts";
 import { run as kvBusBench } from "./kv_bus.ts";
+import {
+  GOAL_MS as REVIEW_GOAL_MS,
+  run as reviewPanel,
+} from "./review_panel.ts";
 import { setLogger } from "../server/ops/mod.ts";
 
 // The report is the output: the in-process handlers' request log lines are
@@ -406,6 +410,22 @@ rows.push(
       `${(p.idleHeapPerStream / KiB).toFixed(1)} KiB`,
       "goal 64 KiB",
       p.idleHeapPerStream / (64 * KiB),
+      1,
+    ),
+  );
+}
+
+{
+  // Review in place: the panel of a page with 200 comments, in Chromium.
+  const r = await reviewPanel();
+  rows.push(
+    row(
+      `review panel opens, ${r.comments} comments (median; first open ${
+        ms(r.coldMs)
+      })`,
+      ms(r.openMs),
+      `goal ${REVIEW_GOAL_MS} ms`,
+      r.openMs / REVIEW_GOAL_MS,
       1,
     ),
   );

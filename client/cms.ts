@@ -94,11 +94,13 @@ function regionOf(s: Session, target: EventTarget | null) {
  * when the page has a marker). `table` is the shipped table that
  * `options.labels` named, loaded by the entry.
  *
- * The mount itself only listens for the first input: the session opens
- * (config, model, edit bar, listeners) and the markers become regions in
+ * The mount reads the labels and the config, then only listens for the
+ * first input: the session opens (model, edit bar, listeners) and the
+ * markers become regions in
  * the next tasks (see {@linkcode activate}), or at once at a first input.
  * When no marker is valid, the session ends itself once that is known
- * (`fields` stays 0).
+ * (`fields` stays 0). A review link's page (`reviewer: true`) gets no
+ * regions, only a bar for the review chunk (`fields` is 0).
  */
 export function mount(
   kit: Kit,
@@ -113,7 +115,14 @@ export function mount(
     list: [],
   } as unknown as Session;
   s.unmount = () => unmount(s);
-  const ready = startEditors(s, activate(s, () => open(s, options, table)));
+  useLabels(
+    table ?? (typeof options.labels === "object" ? options.labels : {}),
+  );
+  const cfg = s.cfg = readConfig(options);
+  // A review link's page: no editing, the bar for the review chunk only.
+  const ready = cfg.reviewer
+    ? Promise.resolve(void (s.bar = createBar(kit, cfg.editor, [])))
+    : startEditors(s, activate(s, () => open(s, options)));
   void attachFeatures(s, ready);
   return {
     get fields() {
@@ -125,12 +134,9 @@ export function mount(
   };
 }
 
-/** Opens the session: labels, config, model, edit bar and listeners. */
-function open(s: Session, options: MountOptions, table?: Labels): void {
-  useLabels(
-    table ?? (typeof options.labels === "object" ? options.labels : {}),
-  );
-  const cfg = s.cfg = readConfig(options);
+/** Opens the session: model, edit bar and listeners. */
+function open(s: Session, options: MountOptions): void {
+  const { cfg } = s;
   // The model calls back into the session only after an edit or a 409.
   s.model = createSessionModel(s, options.concurrency);
   s.list = s.model.fields as PageField[];
@@ -146,7 +152,8 @@ function open(s: Session, options: MountOptions, table?: Labels): void {
  * The lazy chunks of the features the page config asks for, attached once
  * every field is in the model: draft mode (draft marks, Publish and
  * Discard; Publish at… and the schedules), presence and live changes,
- * content checks and locales (switcher, untranslated marks and count).
+ * content checks, review in place (comments), and locales (switcher,
+ * untranslated marks and count).
  */
 async function attachFeatures(
   s: Session,
@@ -183,7 +190,8 @@ async function attachFeatures(
       (m) => m.attachSchedule(kit, bar, publish, schedule, s.list, editor),
     );
   }
-  if (cfg.events) {
+  // A reviewer's page has no model: the review chunk opens its stream.
+  if (cfg.events && s.model) {
     when(import("./presence_view.ts"), (m) =>
       m.attachPresence(
         kit,
@@ -192,6 +200,9 @@ async function attachFeatures(
         s.model,
         (id) => fieldOf(s, id)?.els ?? [],
       ));
+  }
+  if (cfg.comments) {
+    when(import("./review.ts"), (m) => m.attachReview(kit, bar, cfg));
   }
   // Content checks of the rich and image regions, if any: loaded at the
   // first input, so nothing is added to what loads to edit a page.

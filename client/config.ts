@@ -66,6 +66,25 @@ export interface CmsConfig {
    * to a path of this site are checked there. `""` (default): none.
    */
   checks: string;
+  /**
+   * Comments endpoint (`/api/cms/comments`): review in place (a lazy
+   * chunk: highlights, the Comment button, the panel). `""` (default): off.
+   */
+  comments: string;
+  /** Review links endpoint (`/api/cms/review/links`): the panel offers
+   * "Review link". `""` (default): none. */
+  review: string;
+  /**
+   * A review link's page: no editing, only comments and a verdict (with
+   * `comments` and `approve`). Default `false`.
+   */
+  reviewer: boolean;
+  /** Verdict endpoint of a reviewer's page, with the page
+   * (`/api/cms/review/approve?page=%2F`). `""` (default): none. */
+  approve: string;
+  /** Name endpoint of a reviewer's page (`/api/cms/review/name`): the name
+   * a reviewer gives once. `""` (default): none. */
+  reviewName: string;
 }
 
 /**
@@ -99,6 +118,11 @@ export function readConfig(overrides: Partial<CmsConfig> = {}): CmsConfig {
     locale: "",
     locales: [],
     checks: "",
+    comments: "",
+    review: "",
+    reviewer: false,
+    approve: "",
+    reviewName: "",
   };
   let name: keyof CmsConfig;
   for (name in config) {

@@ -5,7 +5,8 @@
  * hands saved values to the model (`Model.stored`: a clean region takes
  * the value with a brief highlight; a dirty one gets "Ada saved this
  * field" and the conflict choice at once), passes draft-mode events on as
- * `cms:published`, `cms:drafts` and `cms:schedule` on `document`, and
+ * `cms:published`, `cms:drafts`, `cms:schedule` and `cms:comments` (review
+ * in place re-reads) on `document`, and
  * reports this editor's focus and unsaved fields through `presence.ts`.
  *
  * @module
@@ -20,11 +21,11 @@ import type { Field, Model } from "./model.ts";
 import { createPresence, initials } from "./presence.ts";
 
 const BAR_CSS =
-  `:host{display:flex;gap:4px}span{display:inline-grid;place-items:center;width:24px;height:24px;border-radius:50%;background:#7a5cff;color:#fff;font:600 11px system-ui,sans-serif}`;
+  `:host{display:flex;gap:4px}span{display:inline-grid;place-items:center;width:24px;height:24px;border-radius:50%;background:#6a4cf0;color:#fff;font:600 11px system-ui,sans-serif}`;
 // A ring, not an outline: a region's own state (unsaved, error) is its
 // outline, and who else edits it must show beside that.
 const PAGE_CSS =
-  `[data-cms-peer]{box-shadow:0 0 0 2px #7a5cff!important}[data-cms-peer]:not(img)::after{content:attr(data-cms-peer);font:11px/1.6 system-ui,sans-serif;background:#7a5cff;color:#fff;border-radius:4px;padding:0 4px;margin-left:6px}[data-cms-live]{animation:cms-live 1.5s}@keyframes cms-live{from{background:#ffe58a}}`;
+  `[data-cms-peer]{box-shadow:0 0 0 2px #7a5cff!important}[data-cms-peer]:not(img)::after{content:attr(data-cms-peer);font:11px/1.6 system-ui,sans-serif;background:#6a4cf0;color:#fff;border-radius:4px;padding:0 4px;margin-left:6px}[data-cms-live]{animation:cms-live 1.5s}@keyframes cms-live{from{background:#ffe58a}}`;
 const PEER = "data-cms-peer";
 
 /** What a region says: who saved it (a conflict waits) or who edits it. */
@@ -112,7 +113,7 @@ function openStream(url: string, handlers: StreamHandlers): () => void {
     on("presence", handlers.presence);
     on("saved", handlers.saved);
     on("resync", () => handlers.reread());
-    for (const name of ["published", "drafts", "schedule"]) {
+    for (const name of ["published", "drafts", "schedule", "comments"]) {
       on(
         name,
         (detail) =>
@@ -269,8 +270,11 @@ export function attachPresence(
     paint();
   }
 
-  /** Re-reads the page's values (events were missed). */
+  /** Re-reads the page's values and comments (events were missed). */
   async function reread() {
+    document.dispatchEvent(
+      new CustomEvent("cms:comments", { detail: { page: location.pathname } }),
+    );
     const res = await fetch(location.href);
     if (!res.ok) return;
     const doc = new DOMParser().parseFromString(await res.text(), "text/html");

@@ -433,7 +433,8 @@ async function publishDrafts(
   throw [
     res?.status ?? 0,
     reason,
-    res?.status === 409
+    // A version conflict is JSON; a plain reason (approval needed) shows.
+    res?.status === 409 && reason === "HTTP 409"
       ? t("notPublishedConflict")
       : t("notPublished", { reason }),
   ];

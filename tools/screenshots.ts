@@ -4,13 +4,15 @@
  * tooltip, block-type menu, link panel, alt text dialog, image tools,
  * shortcuts list, image field panel, media library, history and its diff,
  * conflict dialog, content checks' marks and panel, publish controls,
- * scheduled publishing, the publish toast, and the locale switcher with
- * untranslated fields), in the light
- * and dark schemes, at 1280 px and 375 px wide, on the demo in Chromium
- * (puppeteer-core, `tests/helpers/browser.ts`). Writes
+ * scheduled publishing, the publish toast, review in place: comment
+ * highlights, the comments panel and a reviewer's view, and the locale
+ * switcher with untranslated fields), in the light and dark schemes, at
+ * 1280 px and 375 px wide, on the demo in Chromium (puppeteer-core,
+ * `tests/helpers/browser.ts`). Writes
  * `docs/ui/<surface>-<scheme>-<width>.png` and `docs/ui/README.md`.
  *
- * Run: `deno task screenshots`
+ * Run: `deno task screenshots`; `deno task screenshots review-` takes only
+ * the scenes whose names start with `review-` (the other pictures stay).
  *
  * @module
  */
@@ -467,6 +469,86 @@ const SCENES: Scene[] = [
     },
   },
   {
+    name: "review-highlights",
+    title:
+      "Review in place: comments highlighted on their text, the count in the bar",
+    mode: "draft",
+    async run(page) {
+      await escape(page); // the publish toast
+      await page.waitFor("cms-review", { timeout: 15_000 }); // its chunk
+      for (
+        const [quote, text] of [
+          ["outlined text", "Is “outlined” clear to first-time visitors?"],
+          ["one request per changed field", "Worth a link to the save guide?"],
+        ]
+      ) {
+        await select(page, quote);
+        await shadow(page, "cms-review", ".F:not([hidden])");
+        await page.click("cms-review >>> .F");
+        await shadow(page, "cms-review", "[data-k=new]");
+        await page.evaluate((text: string) => {
+          const area = document.querySelector("cms-review")!.shadowRoot!
+            .querySelector<HTMLTextAreaElement>("[data-k=new]")!;
+          area.value = text;
+          area.dispatchEvent(new Event("input"));
+          area.nextElementSibling!.querySelector<HTMLElement>(".p")!.click();
+        }, text);
+        await page.waitFor(
+          (text: string) =>
+            document.querySelector("cms-review")!.shadowRoot!
+              .querySelector("aside")!.textContent!.includes(text),
+          { timeout: 10_000 },
+          text,
+        );
+      }
+      await clickBar(page, "2 comments"); // closes the panel
+      await page.evaluate(() => getSelection()!.removeAllRanges());
+    },
+  },
+  {
+    name: "review-panel",
+    title:
+      "The comments panel: threads in page order, replies, resolve, a review link",
+    mode: "draft",
+    async run(page) {
+      await clickBar(page, "2 comments");
+      await shadow(page, "cms-review", "aside:not([hidden]) li[data-t]");
+      await page.click("cms-review >>> li[data-t] .q");
+      await page.evaluate(() =>
+        [
+          ...document.querySelector("cms-review")!.shadowRoot!
+            .querySelectorAll("button"),
+        ].find((b) => b.textContent === "Review link")!.click()
+      );
+      await shadow(page, "cms-review", "input[readonly]");
+    },
+  },
+  {
+    name: "review-reviewer",
+    title:
+      "A reviewer from a review link: the drafts, comments, Approve and Ask for changes",
+    mode: "draft",
+    async run(page) {
+      const link = await page.evaluate(() =>
+        document.querySelector("cms-review")!.shadowRoot!
+          .querySelector<HTMLInputElement>("input[readonly]")!.value
+      );
+      // Another host name: no editor session comes along.
+      await page.goto(link.replace("//127.0.0.1:", "//localhost:"));
+      await shadow(page, "cms-review", "[data-k=name]");
+      await page.evaluate(() => {
+        const root = document.querySelector("cms-review")!.shadowRoot!;
+        const name = root.querySelector<HTMLInputElement>("[data-k=name]")!;
+        name.value = "Bo";
+        name.dispatchEvent(new Event("input"));
+        root.querySelector<HTMLElement>("button.p")!.click();
+      });
+      await shadow(page, "cms-review", "li[data-t]");
+      await clickBar(page, "Approve");
+      await shadow(page, "cms-review", "[data-k=note]");
+    },
+  },
+  {
     name: "locales",
     title: "Locales: the language switcher, untranslated fields marked",
     mode: "locales",
@@ -505,6 +587,9 @@ async function editPage(page: Page, url: string): Promise<void> {
   await page.waitFor("cms-edit-bar", { timeout: 15_000 });
 }
 
+/** The scenes to take: those whose names start with the argument, if any. */
+const only = (s: Scene) => s.name.startsWith(Deno.args[0] ?? "");
+
 /** Scenes that failed, with the reason: the run fails when any did. */
 const failed: string[] = [];
 
@@ -533,7 +618,7 @@ async function shoot(
     ]);
     await editPage(page, demo.url);
     const ctx: Context = { image, url: demo.url, browser };
-    for (const scene of SCENES.filter((s) => s.mode === mode)) {
+    for (const scene of SCENES.filter((s) => s.mode === mode && only(s))) {
       const fail = (err: unknown) => {
         failed.push(`${scene.name} ${scheme} ${width}: ${err}`);
         console.error(failed.at(-1));
@@ -562,7 +647,10 @@ async function shoot(
 if (import.meta.main) {
   await Deno.mkdir(OUT, { recursive: true });
   for await (const f of Deno.readDir(OUT)) {
-    if (f.name.endsWith(".png")) await Deno.remove(OUT + f.name);
+    const scene = SCENES.find((s) => f.name.startsWith(`${s.name}-`));
+    if (f.name.endsWith(".png") && (!scene || only(scene))) {
+      await Deno.remove(OUT + f.name);
+    }
   }
   const image = await Deno.makeTempFile({ suffix: ".png" });
   await Deno.writeFile(image, await png(320, 200));
@@ -581,6 +669,12 @@ if (import.meta.main) {
   } finally {
     await Deno.remove(image);
   }
+  // The scenes not taken this time keep their pictures.
+  const kept = async (s: Scene) =>
+    !only(s) &&
+    await Deno.stat(`${OUT}${s.name}-light-1280.png`).then(() => true, () =>
+      false);
+  for (const s of SCENES) if (await kept(s)) taken.add(s.name);
   const rows = SCENES.filter((s) => taken.has(s.name)).map((s) =>
     `## ${s.title}\n\n` +
     SCHEMES.map((scheme) =>

@@ -131,7 +131,13 @@ Deno.test("client handler: every file in Brotli, gzip or as it is decodes to the
     assert.equal(raw, new TextEncoder().encode(code).byteLength);
     // A coding is only sent when it is smaller than the one it replaces.
     assert.ok((sizes.get("gzip") ?? raw) <= raw, name);
-    assert.ok((sizes.get("br") ?? raw) <= (sizes.get("gzip") ?? raw), name);
+    // (No Brotli body when it does not beat gzip: a `br` request then gets
+    // the file as it is, which is no Brotli size.)
+    assert.ok(
+      (sizes.get("br") ?? sizes.get("gzip") ?? raw) <=
+        (sizes.get("gzip") ?? raw),
+      name,
+    );
     if (raw > 1024) {
       assert.ok(sizes.has("br") && sizes.has("gzip"), `${name} ${raw} B`);
     }
