@@ -25,8 +25,13 @@
  * delivers (addresses and names only) and reads values from its own store,
  * so an event is only built for a listener who may see it.
  *
+ * A presence report may reach any instance: it is sent over the bus to the
+ * one holding its stream, which applies it only for the stream's own
+ * session and editor (`_reports.ts`).
+ *
  * {@linkcode EditorEvents} composes the units of this folder: the stream
- * registry (`_registry.ts`), the presence board (`_presence.ts`), the replay
+ * registry (`_registry.ts`), the presence board (`_presence.ts`) and its
+ * fan-out to streams (`_fanout.ts`), reports (`_reports.ts`), the replay
  * buffer (`_replay.ts`), bus I/O (`_bus_io.ts`) and the heartbeat
  * (`_heartbeat.ts`).
  *
