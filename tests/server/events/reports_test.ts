@@ -254,3 +254,28 @@ Deno.test("reports: on a bus that cannot say what is in flight, an unknown strea
     await a.close();
   }
 });
+
+Deno.test("reports: a report too large for one bus message is sent on in parts and shows whole", () =>
+  pairTest(memoryBuses, async (_a, b, ada, bob) => {
+    const id = streamOf(ada);
+    const dirty = Array.from(
+      { length: 32 },
+      (_, i) => `pages:${"鍵".repeat(75)}${i}:title`,
+    );
+    const body = JSON.stringify({ stream: id, focus: dirty[0], dirty });
+    const bytes = new TextEncoder().encode(body).length;
+    assert.ok(bytes <= 8192 && bytes > 7900, `${bytes} bytes`);
+    const res = await fetch(`${b.url}/api/cms/events`, {
+      method: "POST",
+      headers: headers("ada"),
+      body,
+    });
+    assert.equal(res.status, 202, await res.text());
+    const got = await bob.next((e) =>
+      e.event === "presence" &&
+      presenceSeen(bob, e).some((x) => x.stream === id && x.dirty.length)
+    );
+    const entry = presenceSeen(bob, got).find((x) => x.stream === id)!;
+    assert.deepEqual(entry.dirty, dirty);
+    assert.equal(entry.focus, dirty[0]);
+  }));
