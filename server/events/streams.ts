@@ -428,11 +428,14 @@ export class EditorEvents {
 
   /**
    * Whether stream `id` may be another instance's, of editor `who`: not
-   * when the board shows it ended or someone else's, nor when this instance
+   * without a bus of the host's (nobody else listens), nor when the board
+   * shows it ended or someone else's, nor when this instance
    * is up to date with the bus and has listened for a heartbeat and a half
    * (every live stream announced itself meanwhile) without seeing it.
    */
   async #heldElsewhere(id: string, who: string): Promise<boolean> {
+    // Its own in-process bus: every stream there is is held here.
+    if (!this.#options.bus) return false;
     const known = () => {
       const m = this.#board.find(id);
       return m === undefined

@@ -279,3 +279,23 @@ Deno.test("reports: a report too large for one bus message is sent on in parts a
     assert.deepEqual(entry.dirty, dirty);
     assert.equal(entry.focus, dirty[0]);
   }));
+
+Deno.test("reports: on its own in-process bus, a hub answers an unknown stream with 404 at once", async () => {
+  const events = new EditorEvents({
+    authorize,
+    allowlist,
+    store: new MemoryContentStore(),
+  });
+  try {
+    const res = await events.handler(
+      new Request("http://localhost/api/cms/events", {
+        method: "POST",
+        headers: { ...headers("ada"), Host: "localhost" },
+        body: JSON.stringify({ stream: "0123456789abcdef", dirty: [] }),
+      }),
+    );
+    assert.equal(res.status, 404, await res.text());
+  } finally {
+    await events.close();
+  }
+});
