@@ -325,6 +325,7 @@ export {
   MemoryEventBus,
   type PresenceMessage,
   type PublishedMessage,
+  type ReportMessage,
   type SavedMessage,
   type ScheduleMessage,
 } from "./server/events/mod.ts";

@@ -30,7 +30,9 @@ import {
   type EventBus,
   type LogPosition,
   MAX_BUS_MESSAGE_BYTES,
+  MemoryEventBus,
   type PresenceMessage,
+  type ReportMessage,
 } from "./bus.ts";
 import { allowlisted } from "./_access.ts";
 import type { Stream } from "./_registry.ts";
@@ -112,6 +114,20 @@ export class BusLink {
     await this.#bus.catchUp?.();
   }
 
+  /**
+   * Brings this instance up to date with the bus where it can: `true` when
+   * every message published anywhere before this call has been delivered
+   * here now (a shared log read now, or the in-process bus), `false` when
+   * the bus cannot tell (messages from other instances may still be on
+   * their way).
+   */
+  async current(): Promise<boolean> {
+    if (this.#bus instanceof MemoryEventBus) return true;
+    if (!this.#bus.catchUp || !this.position()) return false;
+    await this.#bus.catchUp();
+    return true;
+  }
+
   /** Unsubscribes (when subscribed). */
   stop(): void {
     this.#unsubscribe?.();
@@ -169,7 +185,7 @@ export class BusLink {
    */
   async presence(stream: Stream, gone = false): Promise<void> {
     const { editor } = stream;
-    const messages = pack(
+    await this.#sendParts(pack(
       gone ? [] : stream.dirty,
       (dirty): PresenceMessage => ({
         type: "presence",
@@ -183,7 +199,28 @@ export class BusLink {
         parts: 99,
         part: 99,
       }),
-    );
+    ));
+  }
+
+  /**
+   * Sends a presence report on to whichever instance holds its stream (this
+   * one too): one message, or several in order.
+   */
+  async report(report: Omit<ReportMessage, "type">): Promise<void> {
+    const { stream, owner, focus } = report;
+    await this.#sendParts(pack(report.dirty, (dirty): ReportMessage => ({
+      type: "report",
+      stream,
+      owner,
+      focus,
+      dirty,
+      parts: 99,
+      part: 99,
+    })));
+  }
+
+  /** Publishes `messages` in order, numbered as parts when more than one. */
+  async #sendParts(messages: (PresenceMessage | ReportMessage)[]) {
     const parts = messages.length;
     for (const [part, message] of messages.entries()) {
       if (parts === 1) delete message.parts, delete message.part;
@@ -191,6 +228,51 @@ export class BusLink {
       await this.#bus.publish(message);
     }
   }
+}
+
+/** A message of a report that may come in several parts. */
+export interface Parted {
+  /** The stream the report is about. */
+  stream: string;
+  /** Its unsaved fields (later parts carry more). */
+  dirty: string[];
+  /** How many messages the report takes (default 1). */
+  parts?: number;
+  /** This message's place among them (default 0). */
+  part?: number;
+}
+
+/**
+ * A report whole: `message` itself, or its parts joined (without `parts`
+ * and `part`) once the last arrived; `undefined` while parts are missing.
+ * `pending` keeps the parts so far, per stream.
+ *
+ * @example
+ * ```ts
+ * import { assemble } from "./_bus_io.ts";
+ * const pending = new Map();
+ * assemble(pending, { stream: "s1", dirty: ["a"], parts: 2, part: 0 }); // undefined
+ * assemble(pending, { stream: "s1", dirty: ["b"], parts: 2, part: 1 }); // { stream: "s1", dirty: ["a", "b"] }
+ * ```
+ */
+export function assemble<M extends Parted>(
+  pending: Map<string, M>,
+  message: M,
+): M | undefined {
+  const { parts = 1, part = 0 } = message;
+  if (parts === 1) {
+    pending.delete(message.stream);
+    return message;
+  }
+  const { parts: _, part: __, ...rest } = message;
+  const known = pending.get(message.stream);
+  if (part === 0) pending.set(message.stream, rest as M);
+  else if (known) known.dirty = [...known.dirty, ...message.dirty];
+  else return undefined;
+  if (part < parts - 1) return undefined;
+  const whole = pending.get(message.stream);
+  pending.delete(message.stream);
+  return whole;
 }
 
 /** Where a received message's values and drafts are read from. */
@@ -223,7 +305,7 @@ export interface ReadOptions {
  * ```
  */
 export async function* contentEvents(
-  message: Exclude<BusMessage, PresenceMessage>,
+  message: Exclude<BusMessage, PresenceMessage | ReportMessage>,
   options: ReadOptions,
 ): AsyncGenerator<ContentEvent> {
   if (message.type === "saved") {
@@ -291,7 +373,15 @@ async function readField(
   return Array.isArray(value) ? value[target.index] : undefined;
 }
 
-/** A name cut to {@linkcode MAX_NAME} characters. */
-function clip(name: string): string {
+/**
+ * A name cut to {@linkcode MAX_NAME} characters, as names travel on the bus.
+ *
+ * @example
+ * ```ts
+ * import { clip } from "./_bus_io.ts";
+ * clip("Ada"); // "Ada"
+ * ```
+ */
+export function clip(name: string): string {
   return name.length > MAX_NAME ? name.slice(0, MAX_NAME) : name;
 }

@@ -10,6 +10,7 @@
  */
 import type { PresenceEntry } from "../../core/protocol/mod.ts";
 import type { PresenceMessage } from "./bus.ts";
+import { assemble } from "./_bus_io.ts";
 
 /** How long presence changes are gathered into one event, in ms. */
 export const PRESENCE_MS = 30;
@@ -19,6 +20,9 @@ interface Seen {
   message: PresenceMessage;
   seen: number;
 }
+
+/** Ended streams remembered (to refuse their reports at once). */
+const MAX_GONE = 1000;
 
 /** Most editors listed in a full board (those active first). */
 export const MAX_BOARD = 100;
@@ -47,6 +51,10 @@ export class PresenceBoard {
   #pending = new Map<string, Set<string>>();
   /** Reports of several parts, gathered until the last part. */
   readonly #parts = new Map<string, PresenceMessage>();
+  /** Stream id → its page, for every stream on the board. */
+  readonly #where = new Map<string, string>();
+  /** Streams that ended lately (the newest {@linkcode MAX_GONE}). */
+  readonly #gone = new Set<string>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
 
@@ -57,14 +65,17 @@ export class PresenceBoard {
 
   /** Records a presence message; a change is sent soon, a refresh is not. */
   receive(message: PresenceMessage): void {
-    const whole = this.#assemble(message);
+    const whole = assemble(this.#parts, message);
     if (!whole) return;
     message = whole;
     let page = this.#pages.get(message.page);
     if (message.gone) {
+      this.#ended(message.stream);
       if (!page?.delete(message.stream)) return;
     } else {
+      if (this.#gone.has(message.stream)) return;
       if (!page) this.#pages.set(message.page, page = new Map());
+      this.#where.set(message.stream, message.page);
       const known = page.get(message.stream);
       page.set(message.stream, { message, seen: performance.now() });
       // A refresh that changes nothing is not news.
@@ -72,6 +83,16 @@ export class PresenceBoard {
     }
     if (page?.size === 0) this.#pages.delete(message.page);
     this.#changed(message.page, message.stream);
+  }
+
+  /**
+   * The presence of stream `id` wherever it is: a message, `"gone"` when it
+   * ended lately, or `undefined` when this board does not know it.
+   */
+  find(id: string): PresenceMessage | "gone" | undefined {
+    const page = this.#where.get(id);
+    if (page !== undefined) return this.get(page, id);
+    return this.#gone.has(id) ? "gone" : undefined;
   }
 
   /** The presence of stream `id` on `page`, if it is there. */
@@ -93,30 +114,13 @@ export class PresenceBoard {
       .slice(0, MAX_BOARD);
   }
 
-  /** A report whole: itself, or its parts joined once the last arrived. */
-  #assemble(message: PresenceMessage): PresenceMessage | undefined {
-    const { parts = 1, part = 0 } = message;
-    if (parts === 1) {
-      this.#parts.delete(message.stream);
-      return message;
-    }
-    const { parts: _, part: __, ...rest } = message;
-    const known = this.#parts.get(message.stream);
-    if (part === 0) this.#parts.set(message.stream, rest);
-    else if (known) known.dirty = [...known.dirty, ...message.dirty];
-    else return undefined;
-    if (part < parts - 1) return undefined;
-    const whole = this.#parts.get(message.stream);
-    this.#parts.delete(message.stream);
-    return whole;
-  }
-
   /** Forgets presence last seen more than `maxAgeMs` before `now`. */
   expire(now: number, maxAgeMs: number): void {
     for (const [page, entries] of this.#pages) {
       for (const [id, entry] of entries) {
         if (now - entry.seen > maxAgeMs) {
           entries.delete(id);
+          this.#where.delete(id);
           this.#changed(page, id);
         }
       }
@@ -129,6 +133,15 @@ export class PresenceBoard {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#pending.clear();
+  }
+
+  /** Forgets stream `id` and remembers a while that it ended. */
+  #ended(id: string): void {
+    this.#where.delete(id);
+    this.#gone.add(id);
+    if (this.#gone.size > MAX_GONE) {
+      this.#gone.delete(this.#gone.values().next().value!);
+    }
   }
 
   /** Marks stream `id` of `page` changed; the first starts the timer. */

@@ -86,6 +86,32 @@ export interface PresenceMessage {
   part?: number;
 }
 
+/**
+ * An editor's presence report for a stream, sent on by the process that
+ * took the `POST` (the stream may be held by another): the process holding
+ * the stream applies it when `owner` proves the report comes from the
+ * stream's own session and editor, and ignores it otherwise.
+ */
+export interface ReportMessage {
+  /** Kind. */
+  type: "report";
+  /** The stream's id. */
+  stream: string;
+  /**
+   * A digest of the stream id, the reporting session and editor: equal to
+   * the stream's own only when the same session and editor report.
+   */
+  owner: string;
+  /** The field address focused, or `null`. */
+  focus: string | null;
+  /** Field addresses changed but not saved. */
+  dirty: string[];
+  /** A report too large for one message: as in {@linkcode PresenceMessage}. */
+  parts?: number;
+  /** This message's place among `parts` (default 0). */
+  part?: number;
+}
+
 /** A page's comments or approvals changed: its listeners re-read them. */
 export interface CommentsMessage {
   /** Kind. */
@@ -101,6 +127,7 @@ export type BusMessage =
   | DraftsMessage
   | ScheduleMessage
   | PresenceMessage
+  | ReportMessage
   | CommentsMessage;
 
 /**

@@ -21,6 +21,7 @@ export {
   MemoryEventBus,
   type PresenceMessage,
   type PublishedMessage,
+  type ReportMessage,
   type SavedMessage,
   type ScheduleMessage,
 } from "./bus.ts";

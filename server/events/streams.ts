@@ -25,17 +25,20 @@
  * delivers (addresses and names only) and reads values from its own store,
  * so an event is only built for a listener who may see it.
  *
+ * A presence report may reach any instance: it is sent over the bus to the
+ * one holding its stream, which applies it only for the stream's own
+ * session and editor (`_reports.ts`).
+ *
  * {@linkcode EditorEvents} composes the units of this folder: the stream
- * registry (`_registry.ts`), the presence board (`_presence.ts`), the replay
+ * registry (`_registry.ts`), the presence board (`_presence.ts`) and its
+ * fan-out to streams (`_fanout.ts`), reports (`_reports.ts`), the replay
  * buffer (`_replay.ts`), bus I/O (`_bus_io.ts`) and the heartbeat
  * (`_heartbeat.ts`).
  *
  * @module
  */
-import { formatAddress } from "../../core/address.ts";
 import {
   admitEditor,
-  allowedField,
   type Allowlist,
   type Authorize,
   type CanEdit,
@@ -47,7 +50,7 @@ import {
   type OriginOptions,
   readJsonObject,
 } from "../http/mod.ts";
-import { type PresenceBody, Status } from "../../core/protocol/mod.ts";
+import { Status } from "../../core/protocol/mod.ts";
 import {
   type BusMessage,
   type EventBus,
@@ -62,19 +65,25 @@ import type {
   PublishMode,
   ScheduleFiring,
 } from "../store/mod.ts";
-import { allowlisted, may, pageOf } from "./_access.ts";
-import { BusLink, contentEvents } from "./_bus_io.ts";
+import { may, pageOf } from "./_access.ts";
+import { BusLink, clip, contentEvents } from "./_bus_io.ts";
 import { encoder, frame } from "./_frame.ts";
 import { Heartbeat, HEARTBEAT_LINE } from "./_heartbeat.ts";
 import { PresenceBoard } from "./_presence.ts";
+import { PresenceFanout } from "./_fanout.ts";
 import {
   defaultSession,
   editorKey,
   type Stream,
   StreamRegistry,
 } from "./_registry.ts";
-import type { PresenceEntry } from "../../core/protocol/mod.ts";
-import type { PresenceMessage } from "./bus.ts";
+import type { ReportMessage } from "./bus.ts";
+import {
+  checkReport,
+  ownerProof,
+  reportedStream,
+  ReportInbox,
+} from "./_reports.ts";
 import { type Buffered, type ContentEvent, ReplayBuffer } from "./_replay.ts";
 
 /** Options of {@linkcode EditorEvents}. */
@@ -131,8 +140,6 @@ export interface EditorEventsStats {
   dropped: number;
 }
 
-/** Most unsaved fields one presence report may name. */
-const MAX_DIRTY = 32;
 /**
  * Over a bus with a shared log, event ids are `EPOCH-N` with N the log
  * position times this plus the event's index among those one message
@@ -141,8 +148,6 @@ const MAX_DIRTY = 32;
 const IDS_PER_MESSAGE = 4;
 /** Streams written to between two yields to the event loop. */
 const SLICE = 64;
-/** Most `canEdit` answers kept per stream between two heartbeats. */
-const MAX_ALLOWED = 512;
 
 /** Lets timers and other requests run (a long fan-out yields now and then). */
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -170,7 +175,10 @@ const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * ```
  */
 export class EditorEvents {
-  /** `GET ?page=PATH` → the stream; `POST` {@linkcode PresenceBody} → 204. */
+  /**
+   * `GET ?page=PATH` → the stream; `POST` a `PresenceBody` → 204
+   * (202 when the stream is held by another instance).
+   */
   readonly handler: Handler<EndpointCall>;
   readonly #options: EditorEventsOptions;
   readonly #registry: StreamRegistry;
@@ -178,20 +186,23 @@ export class EditorEvents {
   readonly #replay: ReplayBuffer;
   readonly #link: BusLink;
   readonly #heartbeat: Heartbeat;
+  readonly #heartbeatMs: number;
+  readonly #inbox: ReportInbox;
+  /** Since when this instance listens to the bus (`performance.now()`). */
+  #listening = Infinity;
   #work: Promise<void> = Promise.resolve();
   /** The heartbeat running now (`close` waits for it: it uses the store). */
   #beating: Promise<void> = Promise.resolve();
   #ready: Promise<void> | null = null;
   #offDrain: (() => void) | null = null;
   #closed = false;
-  /** Bytes a stream may have queued and still get presence changes. */
-  readonly #presenceBudget: number;
+  readonly #fanout: PresenceFanout;
 
   /** A hub over `options.bus` (default: in-process). */
   constructor(options: EditorEventsOptions) {
     this.#options = options;
     this.#link = new BusLink(options.bus ?? new MemoryEventBus());
-    const heartbeatMs = options.heartbeatMs ?? 15_000;
+    const heartbeatMs = this.#heartbeatMs = options.heartbeatMs ?? 15_000;
     const maxStreams = options.maxStreams ?? 1000;
     const perSession = options.maxStreamsPerSession ?? 8;
     const maxQueued = options.maxQueuedBytes ?? 256 * 1024;
@@ -201,12 +212,23 @@ export class EditorEvents {
       perEditor: options.maxStreamsPerEditor ??
         Math.max(perSession, Math.floor(maxStreams / 10)),
       maxQueued,
-    }, (gone) => this.#link.presence(gone, true).catch(() => {}));
-    this.#presenceBudget = Math.min(4 * 1024, maxQueued / 4);
+    }, (gone) => {
+      this.#inbox.forget(gone.id);
+      this.#link.presence(gone, true).catch(() => {});
+    });
+    this.#inbox = new ReportInbox((id) => this.#registry.get(id));
     this.#board = new PresenceBoard((changed) =>
       void this.#queue(async () => {
-        for (const [page, ids] of changed) await this.#sendChanges(page, ids);
+        for (const [page, ids] of changed) {
+          await this.#fanout.changes(page, ids);
+        }
       })
+    );
+    this.#fanout = new PresenceFanout(
+      this.#registry,
+      this.#board,
+      options,
+      Math.min(4 * 1024, maxQueued / 4),
     );
     this.#replay = new ReplayBuffer(options);
     this.#heartbeat = new Heartbeat(heartbeatMs, {
@@ -315,6 +337,7 @@ export class EditorEvents {
       await this.#link.listen((message, at) => {
         void this.#queue(() => this.#receive(message, at));
       });
+      this.#listening = performance.now();
       // A shared log: ids are its positions; what came before is not ours.
       const at = this.#link.position();
       if (at) {
@@ -354,7 +377,7 @@ export class EditorEvents {
     await this.#queue(async () => {
       if (stream.closed) return;
       this.#registry.list(stream);
-      await this.#sendBoard(stream);
+      await this.#fanout.board(stream);
       if (lastId !== null) await this.#replayTo(stream, lastId);
     });
     await this.#link.presence(stream);
@@ -367,36 +390,75 @@ export class EditorEvents {
     });
   }
 
-  /** `POST`: a presence report of one of this session's streams. */
+  /**
+   * `POST`: a presence report of one of this session's streams, wherever it
+   * is held: 204 when held here, 202 when sent on to the instance holding
+   * it, 404 when it is known to be nobody's or another editor's. Either way
+   * the report goes over the bus, so reports apply in the order they were
+   * posted (the client sends the next after this one's answer).
+   */
   async #report(
     req: Request,
     editor: Editor,
     call: EndpointCall | undefined,
   ): Promise<Response> {
     const data = await readJsonObject(req, 8192);
-    const { stream: id, focus, dirty } = data as Partial<PresenceBody>;
-    const stream = typeof id === "string" ? this.#registry.get(id) : undefined;
+    const id = reportedStream(data);
     const session = await this.#sessionOf(req, editor);
-    if (!stream || stream.closed || stream.session !== session) {
-      throw new HttpError(404, "Unknown stream");
+    const who = editorKey(editor);
+    const local = this.#registry.get(id);
+    const here = !!local && !local.closed;
+    if (
+      here
+        ? local.session !== session || local.who !== who
+        : !await this.#heldElsewhere(id, who)
+    ) throw new HttpError(Status.NotFound, "Unknown stream");
+    const report = await checkReport(
+      this.#options,
+      { req, editor, call },
+      id,
+      data,
+    );
+    const owner = await ownerProof(id, session, who);
+    await this.#link.report({ ...report, owner });
+    return here
+      ? new Response(null, { status: Status.NoContent })
+      : new Response("Forwarded", { status: 202 });
+  }
+
+  /**
+   * Whether stream `id` may be another instance's, of editor `who`: not
+   * without a bus of the host's (nobody else listens), nor when the board
+   * shows it ended or someone else's, nor when this instance
+   * is up to date with the bus and has listened for a heartbeat and a half
+   * (every live stream announced itself meanwhile) without seeing it.
+   */
+  async #heldElsewhere(id: string, who: string): Promise<boolean> {
+    // Its own in-process bus: every stream there is is held here.
+    if (!this.#options.bus) return false;
+    const known = () => {
+      const m = this.#board.find(id);
+      return m === undefined
+        ? undefined
+        : m !== "gone" && m.editor === clip(who);
+    };
+    let held = known();
+    if (held === undefined && await this.#link.current()) {
+      await this.#queue(() => Promise.resolve());
+      held = known();
+      const heard = performance.now() - this.#listening;
+      if (held === undefined && heard >= this.#heartbeatMs * 1.5) held = false;
     }
-    if (!Array.isArray(dirty) || dirty.length > MAX_DIRTY) {
-      throw new HttpError(Status.BadRequest, "Invalid dirty list");
-    }
-    const fields = focus === null || focus === undefined
-      ? dirty
-      : [focus, ...dirty];
-    for (const field of fields) {
-      const address = allowedField(this.#options.allowlist, field);
-      const who = { req, editor, call };
-      if (!await may(this.#options, who, formatAddress(address))) {
-        throw new HttpError(Status.Forbidden, "Not allowed to edit this field");
-      }
-    }
-    stream.focus = typeof focus === "string" ? focus : null;
-    stream.dirty = [...new Set(dirty as string[])];
-    await this.#link.presence(stream);
-    return new Response(null, { status: Status.NoContent });
+    return held ?? true;
+  }
+
+  /** A report sent on the bus: applied when its stream is held here. */
+  async #applyReport(message: ReportMessage): Promise<void> {
+    const taken = await this.#inbox.take(message);
+    if (!taken) return;
+    taken.stream.focus = taken.report.focus;
+    taken.stream.dirty = taken.report.dirty;
+    await this.#link.presence(taken.stream);
   }
 
   /** The session of a request, for the caps and presence reports. */
@@ -419,6 +481,7 @@ export class EditorEvents {
     }
     if (at) this.#replay.reach((at.seq + 1) * IDS_PER_MESSAGE - 1);
     if (message.type === "presence") return this.#board.receive(message);
+    if (message.type === "report") return this.#applyReport(message);
     let index = 0;
     for await (const event of contentEvents(message, this.#options)) {
       const seq = at
@@ -478,91 +541,6 @@ export class EditorEvents {
     for (const event of missed) await this.#deliver(stream, event);
   }
 
-  /** Whether `stream` may see presence field `field` (answers kept a while). */
-  async #sees(stream: Stream, field: string): Promise<boolean> {
-    if (!this.#options.canEdit) {
-      return allowlisted(this.#options.allowlist, field);
-    }
-    let known = stream.allowed?.get(field);
-    if (known === undefined) {
-      known = await may(this.#options, stream, field);
-      stream.allowed ??= new Map();
-      if (stream.allowed.size >= MAX_ALLOWED) stream.allowed.clear();
-      stream.allowed.set(field, known);
-    }
-    return known;
-  }
-
-  /** A presence message as `stream` sees it (only fields it may edit). */
-  async #entry(stream: Stream, m: PresenceMessage): Promise<PresenceEntry> {
-    const dirty: string[] = [];
-    for (const f of m.dirty) if (await this.#sees(stream, f)) dirty.push(f);
-    const focus = m.focus !== null && await this.#sees(stream, m.focus)
-      ? m.focus
-      : null;
-    return { stream: m.stream, editor: m.editor, name: m.name, focus, dirty };
-  }
-
-  /**
-   * Writes a presence frame to `stream` unless its reader is behind: then
-   * it is marked stale and gets the whole board once it caught up.
-   */
-  #writePresence(stream: Stream, chunk: string | Uint8Array): void {
-    if (this.#registry.queued(stream) > this.#presenceBudget) {
-      stream.stale = true;
-    } else this.#registry.write(stream, chunk);
-  }
-
-  /** Sends `stream` the whole board of its page (`presence {editors}`). */
-  async #sendBoard(stream: Stream): Promise<void> {
-    if (this.#registry.queued(stream) > this.#presenceBudget) {
-      stream.stale = true;
-      return;
-    }
-    stream.stale = false;
-    const editors: PresenceEntry[] = [];
-    for (const m of this.#board.entries(stream.page)) {
-      editors.push(await this.#entry(stream, m));
-    }
-    if (!stream.closed) {
-      this.#registry.write(stream, frame("presence", { editors }));
-    }
-  }
-
-  /**
-   * Sends the streams of `page` here what changed: `presence {set, gone}`
-   * with the entries of the streams `ids` (or their ids, when gone); one
-   * encoding for all when no `canEdit` rule makes views differ.
-   */
-  async #sendChanges(page: string, ids: Set<string>): Promise<void> {
-    const changed: PresenceMessage[] = [], gone: string[] = [];
-    for (const id of ids) {
-      const m = this.#board.get(page, id);
-      if (m) changed.push(m);
-      else gone.push(id);
-    }
-    const streams = this.#registry.onPage(page);
-    let shared: Uint8Array | undefined;
-    for (let i = 0; i < streams.length; i++) {
-      if (i && i % SLICE === 0) await tick();
-      const stream = streams[i];
-      if (stream.closed) continue;
-      if (stream.stale) {
-        await this.#sendBoard(stream);
-        continue;
-      }
-      if (shared) {
-        this.#writePresence(stream, shared);
-        continue;
-      }
-      const set: PresenceEntry[] = [];
-      for (const m of changed) set.push(await this.#entry(stream, m));
-      const bytes = encoder.encode(frame("presence", { set, gone }));
-      if (!this.#options.canEdit) shared = bytes;
-      if (!stream.closed) this.#writePresence(stream, bytes);
-    }
-  }
-
   /**
    * Every heartbeat: a comment line, each stream's presence again, and its
    * session checked (a signed-out editor's stream ends).
@@ -574,7 +552,7 @@ export class EditorEvents {
       if (stream.closed || this.#closed) continue;
       // `canEdit` is asked again, and a reader who caught up gets the board.
       stream.allowed = undefined;
-      if (stream.stale) await this.#queue(() => this.#sendBoard(stream));
+      if (stream.stale) await this.#queue(() => this.#fanout.board(stream));
       try {
         const editor = await this.#options.authorize(
           stream.req,

@@ -85,6 +85,26 @@ Deno.test(
         );
       }
 
+      // B's next report lands on C (no sticky sessions): C sends it on,
+      // B applies it, and A sees it.
+      const sentOn = await fetch(`${c.url}/api/cms/events`, {
+        method: "POST",
+        headers: editorHeaders(c.url, cookie),
+        body: JSON.stringify({
+          stream: bHello.stream,
+          focus: "pages:home:body",
+          dirty: ["pages:home:title"],
+        }),
+      });
+      await sentOn.body?.cancel();
+      assert.equal(sentOn.status, 202);
+      await onA.next((e) =>
+        e.event === "presence" &&
+        presenceSeen(onA, e).some((x) =>
+          x.stream === bHello.stream && x.focus === "pages:home:body"
+        )
+      );
+
       // A save on A arrives on B and C with its value and version.
       const value = `Saved on A ${crypto.randomUUID()}`;
       const saved = await fetch(`${a.url}/api/cms/save`, {
