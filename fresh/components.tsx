@@ -15,6 +15,7 @@ import {
   type CmsScriptOptions,
   CONFIG_ATTRIBUTES,
   type FieldMarkupOptions,
+  type FieldName,
   fieldParts,
   type ImageMarkupOptions,
   imageParts,
@@ -83,24 +84,7 @@ export interface CmsFieldCommonProps {
  */
 export type CmsFieldProps<C extends Allowlist = Allowlist> =
   & CmsFieldCommonProps
-  & (
-    | {
-      /** The content declaration the field belongs to. */
-      content: C;
-      /** The marker: `"<collection>:<key>:<field>"`, e.g. `"pages:home:features.2"`. */
-      field: FieldAddressOf<C>;
-      /** Not used: the kind comes from `content`. */
-      rich?: never;
-    }
-    | {
-      /** No declaration: the kind is plain, or rich with `rich`. */
-      content?: undefined;
-      /** The marker: `"<collection>:<key>:<field>"`, e.g. `"pages:home:features.2"`. */
-      field: string;
-      /** A rich text field: `value` is stored, sanitized HTML. */
-      rich?: boolean;
-    }
-  );
+  & FieldName<C>;
 
 /**
  * Renders one editable field. In edit mode the element carries

@@ -65,6 +65,7 @@ export type { ImageOptions } from "../server/image/mod.ts";
 export type { ImageInfo } from "../server/image/mod.ts";
 export type { FieldAddress } from "../core/address.ts";
 export type {
+  FieldName,
   ResponsiveImage,
   ResponsiveImageOptions,
 } from "../server/markup/mod.ts";
