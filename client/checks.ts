@@ -222,7 +222,7 @@ function showTip(
   tip.textContent = marked.get(el)!.map((x) => x.message).join(" · ");
   const r = el.getBoundingClientRect();
   tip.style.cssText =
-    `position:fixed;z-index:2147483001;max-width:24em;left:${r.left}px;top:${
+    `position:fixed;z-index:2147483001;pointer-events:none;max-width:24em;left:${r.left}px;top:${
       r.bottom + 6
     }px`;
 }
