@@ -82,6 +82,9 @@ export const OPT_IN = [
   "locales-",
   "schedule-",
   "media_library-",
+  "review-",
+  "review_panel-",
+  "review_de-",
 ];
 
 /** Whether chunk `name` is one of the opt-in features' ({@linkcode OPT_IN}). */
