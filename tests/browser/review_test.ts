@@ -342,10 +342,16 @@ engineTest(
             WAIT,
           );
           await clickBar(editor, "^Publish \\(1\\)");
+          // The draft mark goes; if it doesn't, the bar says why.
           await editor.waitFor(
             () => !document.querySelector("[data-cms-draft]"),
-            WAIT,
-          );
+            { timeout: 30_000 },
+          ).catch(async (err) => {
+            const bar = await editor.evaluate(() =>
+              document.querySelector("cms-edit-bar")!.shadowRoot!.textContent!
+            );
+            throw new Error(`not published; the bar: ${bar}`, { cause: err });
+          });
           const visitor = await (await fetch(`${demo.url}/`)).text();
           assert.ok(
             visitor.includes(`${title} now!`),
