@@ -264,7 +264,12 @@ export async function createDemoApp(
       drawerSrc: DRAWER_PATH,
       nonce,
     }));
-    return page(html, 200, {
+    return page(html, 200, unlistedHeaders(nonce));
+  }
+
+  /** A page shown through a signed link: not cached, indexed or referred. */
+  function unlistedHeaders(nonce: string): Record<string, string> {
+    return {
       "Cache-Control": "private, no-store",
       "X-Robots-Tag": "noindex",
       "Referrer-Policy": "no-referrer",
@@ -272,7 +277,7 @@ export async function createDemoApp(
         nonce,
         options.imageOrigins,
       ),
-    });
+    };
   }
 
   /**
@@ -298,15 +303,7 @@ export async function createDemoApp(
       drawerSrc: DRAWER_PATH,
       nonce,
     }));
-    return page(html, 200, {
-      "Cache-Control": "private, no-store",
-      "X-Robots-Tag": "noindex",
-      "Referrer-Policy": "no-referrer",
-      "Content-Security-Policy": contentSecurityPolicy(
-        nonce,
-        options.imageOrigins,
-      ),
-    });
+    return page(html, 200, unlistedHeaders(nonce));
   }
 
   async function login(
