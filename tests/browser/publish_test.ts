@@ -105,6 +105,16 @@ engineTest(
             },
           );
           assert.match(await visitor(), /Edit this page in place now/);
+          // The marks may go first on the event stream's `published`; the
+          // toast comes with the publish's own answer.
+          await page.waitFor(
+            () =>
+              /Published:/.test(
+                document.querySelector("cms-edit-bar")!.shadowRoot!
+                  .textContent!,
+              ),
+            { timeout: 10_000 },
+          );
           const view = await barView(page);
           assert.match(view.toast!, /^Published: Title\./);
           assert.deepEqual(view.toastButtons, ["View as visitor", "OK"]);
